@@ -1,0 +1,26 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { schemaSql, schemaVersion } from './schema';
+
+export type Db = Database.Database;
+
+/** Opens (creating if needed) the server database under `dataDir`, or in memory. */
+export const openDb = (dataDir: string | null): Db => {
+  let file = ':memory:';
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    file = join(dataDir, 'server.sqlite');
+  }
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > schemaVersion)
+    throw new Error(`server database ${file} has schema ${version}, newer than ${schemaVersion}`);
+  db.exec(schemaSql);
+  db.pragma(`user_version = ${schemaVersion}`);
+  return db;
+};

@@ -1,0 +1,197 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import {
+  type EndpointDef,
+  type Endpoints,
+  endpoints,
+  type OperationId,
+  type PathParams,
+  pathParamsSchema,
+} from '../../shared/api';
+import { authenticate, resolveOrg } from '../auth/guard';
+import type { ServerDeps } from '../deps';
+import { type StoredUpload, discardUploads, receiveUploads } from './uploads';
+import { HttpError, badRequest, fieldErrorsOf } from './errors';
+
+type QueryOut<E> = E extends { query: infer Q extends z.ZodType } ? z.output<Q> : undefined;
+type BodyOut<E> = E extends { body: 'multipart' }
+  ? StoredUpload[]
+  : E extends { body: infer B extends z.ZodType }
+    ? z.output<B>
+    : undefined;
+
+/** A file answer (attachment content): streamed after the transaction. */
+export interface BinaryAnswer {
+  filePath: string;
+  contentType: string;
+  fileName: string;
+}
+type DataIn<E> = E extends { produces: 'binary' }
+  ? BinaryAnswer
+  : E extends { data: infer D extends z.ZodType }
+    ? z.input<D>
+    : undefined;
+
+/** Who is calling, in which org, at what server time. Zero ids for auth:none operations. */
+export interface Ctx {
+  userId: number;
+  orgId: number;
+  now: number;
+}
+
+export interface OpInput<E extends EndpointDef> {
+  params: PathParams<E['path']>;
+  query: QueryOut<E>;
+  body: BodyOut<E>;
+  ctx: Ctx;
+}
+
+/** A handler runs inside one SQLite transaction; a throw rolls everything back. */
+export type OpHandler<K extends OperationId> = (input: OpInput<Endpoints[K]>) => DataIn<Endpoints[K]>;
+
+export interface Router {
+  op<K extends OperationId>(id: K, handler: OpHandler<K>): void;
+  readonly deps: ServerDeps;
+}
+
+const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
+const dayMs = 24 * 60 * 60 * 1000;
+
+const parseOrThrow = <S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> => {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw badRequest(`invalid ${where}`, fieldErrorsOf(parsed.error, input));
+  return parsed.data;
+};
+
+const requestHash = (req: FastifyRequest, orgId: number, body: unknown): string =>
+  createHash('sha256')
+    .update(`${req.method} ${req.url.split('?')[0]} ${orgId}\n`)
+    .update(JSON.stringify(body ?? null))
+    .digest('hex');
+
+const envelopeOf = (code: number, data: unknown, now: number) => ({
+  success: true,
+  message: code === 200 ? 'OK' : 'Done',
+  code,
+  ...(data === undefined ? {} : { data }),
+  timestamp: new Date(now).toISOString(),
+});
+
+/**
+ * Binds one row of the endpoint table to a handler: auth, org, parsing of path, query and
+ * body by the row's schemas, the transaction, Idempotency-Key, the envelope, and (when
+ * checkResponses is on) a check of the answer against the row's `data` schema.
+ */
+export const createRouter = (app: FastifyInstance, deps: ServerDeps, registered: Set<OperationId>): Router => ({
+  deps,
+  op(id, handler) {
+    const row: EndpointDef = endpoints[id];
+    const paramsSchema = pathParamsSchema(row.path);
+    const url = row.path.replace(/\{(\w+)\}/g, ':$1');
+    registered.add(id);
+    app.route({
+      method: row.method,
+      url,
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const now = deps.clock.now();
+        let ctx: Ctx = { userId: 0, orgId: 0, now };
+        if (row.auth !== 'none') {
+          const userId = authenticate(deps.db, req.headers.authorization, now);
+          const orgId = resolveOrg(deps.db, userId, req.headers['x-org-id']);
+          ctx = { userId, orgId, now };
+        }
+        const params = parseOrThrow(paramsSchema, req.params, 'path parameters');
+        const query = row.query ? parseOrThrow(row.query, req.query ?? {}, 'query parameters') : undefined;
+
+        let uploads: StoredUpload[] = [];
+        let body: unknown;
+        if (row.body === 'multipart') {
+          uploads = await receiveUploads(req, deps);
+          body = uploads;
+        } else if (row.body) {
+          body = parseOrThrow(row.body, req.body, 'request body');
+        }
+
+        const rawKey = row.method === 'POST' ? req.headers['idempotency-key'] : undefined;
+        const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
+        if (key !== undefined && !idempotencyKeyPattern.test(key)) {
+          await discardUploads(uploads);
+          throw badRequest('invalid Idempotency-Key', [
+            { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
+          ]);
+        }
+        const hash =
+          key === undefined
+            ? ''
+            : requestHash(req, ctx.orgId, row.body === 'multipart' ? uploads.map((u) => [u.originalName, u.size, u.sha256]) : body);
+        const code = row.status ?? 200;
+
+        type Outcome = { replay: { status: number; response: string } } | { result: unknown };
+        let outcome: Outcome;
+        try {
+          outcome = deps.db.transaction((): Outcome => {
+            if (key !== undefined) {
+              deps.db
+                .prepare('DELETE FROM idempotency_keys WHERE created_at < ?')
+                .run(now - dayMs);
+              const prior = deps.db
+                .prepare('SELECT request_hash, status, response FROM idempotency_keys WHERE user_id = ? AND key = ?')
+                .get(ctx.userId, key) as { request_hash: string; status: number; response: string } | undefined;
+              if (prior) {
+                if (prior.request_hash !== hash)
+                  throw new HttpError(409, 'Idempotency-Key was already used for a different request');
+                return { replay: { status: prior.status, response: prior.response } };
+              }
+            }
+            const result = handler({ params, query, body, ctx } as never);
+            if (key !== undefined && row.produces !== 'binary') {
+              const data = deps.checkResponses ? checkData(row, id, result) : result;
+              deps.db
+                .prepare('INSERT INTO idempotency_keys (user_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+                .run(ctx.userId, key, hash, code, code === 204 ? '' : JSON.stringify(envelopeOf(code, data, now)), now);
+            }
+            return { result };
+          })();
+        } catch (error) {
+          await discardUploads(uploads);
+          throw error;
+        }
+
+        if ('replay' in outcome) {
+          // A replayed create must not leave the second copy of the files behind.
+          await discardUploads(uploads);
+          reply.header('idempotent-replayed', 'true');
+          if (outcome.replay.status === 204) return reply.code(204).send();
+          return reply.code(outcome.replay.status).type('application/json').send(outcome.replay.response);
+        }
+        if (row.produces === 'binary') {
+          const file = outcome.result as BinaryAnswer;
+          const { createReadStream } = await import('node:fs');
+          return reply
+            .code(200)
+            .type(file.contentType)
+            .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+            .send(createReadStream(file.filePath));
+        }
+        if (code === 204) return reply.code(204).send();
+        const data = deps.checkResponses ? checkData(row, id, outcome.result) : outcome.result;
+        return reply.code(code).type('application/json').send(JSON.stringify(envelopeOf(code, data, now)));
+      },
+    });
+  },
+});
+
+/** The server's own answer must fit the contract; a mismatch is a server bug, so a 500. */
+const checkData = (row: EndpointDef, id: string, result: unknown): unknown => {
+  if (!row.data) return undefined;
+  const parsed = row.data.safeParse(result);
+  if (!parsed.success) {
+    const detail = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join('.')}: ${i.message}`)
+      .join('; ');
+    throw new HttpError(500, `answer of ${id} does not fit the contract: ${detail}`);
+  }
+  return result;
+};

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { attachment } from './attachments';
+import { checklistItem } from './checklists';
+import { project } from './projects';
+import { task } from './tasks';
+
+/** A bulk task item embeds its checklist and attachments (contract). */
+export const bulkTask = task.extend({
+  checklists: z.array(checklistItem).nullish(),
+  attachments: z.array(attachment).nullish(),
+});
+export type BulkTask = z.infer<typeof bulkTask>;
+
+export const bulkProject = project;
+
+const cursorValue = z.string().min(1).max(500);
+
+export const bulkQuery = z.object({
+  modifiedSince: z.coerce.number().int().min(0).optional(),
+  cursor: cursorValue.optional(),
+  size: z.coerce.number().int().min(1).max(5_000).default(500),
+});
+export type BulkQuery = z.infer<typeof bulkQuery>;
