@@ -1,0 +1,8 @@
+/** List filters, sorting and paging shared by the reference server and the local replica. */
+export * from './custom-fields';
+export * from './custom-value-columns';
+export * from './paging';
+export * from './project-filter';
+export * from './query-values';
+export * from './sql';
+export * from './task-filter';
