@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { migrate } from './migrate';
+
+export type Sqlite = Database.Database;
+
+export interface ReplicaKey {
+  /** Origin of the service, e.g. https://api.example.com (path ignored). */
+  serverUrl: string;
+  userId: number;
+  orgId: number;
+}
+
+/** One file per (server origin, user, org): org scoping is structural, not a WHERE clause. */
+export const replicaFileName = (key: ReplicaKey): string => {
+  const origin = new URL(key.serverUrl).origin;
+  const tag = createHash('sha256').update(origin).digest('hex').slice(0, 16);
+  return `replica-${tag}-u${key.userId}-o${key.orgId}.sqlite`;
+};
+
+export const openReplicaFile = (dataDir: string, key: ReplicaKey): Sqlite => {
+  mkdirSync(dataDir, { recursive: true });
+  return openSqlite(join(dataDir, replicaFileName(key)));
+};
+
+/** Opens a SQLite file (or ':memory:') with the replica's settings and schema. */
+export const openSqlite = (file: string): Sqlite => {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode: a crash may lose the last commits but never corrupts; the outbox
+  // commits use FULL where it matters (set by the outbox).
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = OFF');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -32000');
+  db.pragma('temp_store = MEMORY');
+  migrate(db);
+  return db;
+};

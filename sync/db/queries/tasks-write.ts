@@ -1,0 +1,233 @@
+import type { Attachment, BulkTask, ChecklistItem, Task } from '../../../shared/api';
+import { stmt } from '../kysely';
+import type { Sqlite } from '../open';
+import { bit, extraOf, toMs } from './convert';
+import { upsertFieldDefinitions, writeTaskFieldValues } from './custom-fields';
+import { upsertUsers } from './users';
+
+const taskKeys = new Set([
+  'taskId',
+  'tenantId',
+  'spaceId',
+  'projectId',
+  'parentTaskId',
+  'taskTitle',
+  'description',
+  'status',
+  'priority',
+  'tags',
+  'owners',
+  'startDate',
+  'dueDate',
+  'completion',
+  'completedTime',
+  'overdue',
+  'createdBy',
+  'modifiedBy',
+  'createdTime',
+  'modifiedTime',
+  'deleted',
+  'deletedTime',
+  'customFields',
+  'subtaskCount',
+  'checklistCount',
+  'checklistCompletedCount',
+  'attachmentCount',
+  'checklists',
+  'attachments',
+]);
+const checklistKeys = new Set([
+  'checklistId',
+  'taskId',
+  'subtaskId',
+  'name',
+  'completed',
+  'assigneeId',
+  'position',
+  'createdTime',
+  'modifiedTime',
+]);
+const attachmentKeys = new Set([
+  'attachmentId',
+  'fileName',
+  'extension',
+  'contentType',
+  'size',
+  'downloadUrl',
+  'taskId',
+  'subtaskId',
+  'projectId',
+  'createdBy',
+  'createdTime',
+  'completedBytes',
+  'totalSize',
+]);
+
+/**
+ * The server computes `completed` from its own vocabulary; the DTO does not carry it, so the
+ * replica takes "has a completedTime" or the contract's "Done means complete".
+ */
+export const isTaskComplete = (t: Pick<Task, 'status' | 'completedTime'>): boolean =>
+  (t.completedTime !== null && t.completedTime !== undefined) ||
+  (t.status ?? '').toLowerCase() === 'done';
+
+/** Upserts one task row and replaces what it embeds (tags, owners, values, checklist, files). */
+export const writeTask = (db: Sqlite, t: Task | BulkTask): void => {
+  stmt(
+    db,
+    `INSERT INTO tasks (task_id, space_id, project_id, parent_task_id, title, description, status, priority,
+       start_date, due_date, completion, completed, completed_time, created_by, modified_by, created_time,
+       modified_time, subtask_count, checklist_count, checklist_completed_count, attachment_count, extra)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(task_id) DO UPDATE SET space_id = excluded.space_id, project_id = excluded.project_id,
+       parent_task_id = excluded.parent_task_id, title = excluded.title, description = excluded.description,
+       status = excluded.status, priority = excluded.priority, start_date = excluded.start_date,
+       due_date = excluded.due_date, completion = excluded.completion, completed = excluded.completed,
+       completed_time = excluded.completed_time, created_by = excluded.created_by, modified_by = excluded.modified_by,
+       created_time = excluded.created_time, modified_time = excluded.modified_time,
+       subtask_count = excluded.subtask_count, checklist_count = excluded.checklist_count,
+       checklist_completed_count = excluded.checklist_completed_count, attachment_count = excluded.attachment_count,
+       extra = excluded.extra`,
+  ).run(
+    t.taskId,
+    t.spaceId ?? null,
+    t.projectId ?? null,
+    t.parentTaskId ?? null,
+    t.taskTitle,
+    t.description ?? null,
+    t.status ?? null,
+    t.priority ?? null,
+    toMs(t.startDate),
+    toMs(t.dueDate),
+    t.completion ?? null,
+    bit(isTaskComplete(t)),
+    toMs(t.completedTime),
+    t.createdBy?.userId ?? null,
+    t.modifiedBy?.userId ?? null,
+    toMs(t.createdTime),
+    toMs(t.modifiedTime),
+    t.subtaskCount ?? 0,
+    t.checklistCount ?? 0,
+    t.checklistCompletedCount ?? 0,
+    t.attachmentCount ?? 0,
+    extraOf(t, taskKeys),
+  );
+  stmt(db, 'DELETE FROM task_tags WHERE task_id = ?').run(t.taskId);
+  const tag = stmt(db, 'INSERT OR IGNORE INTO task_tags (task_id, name) VALUES (?, ?)');
+  for (const name of t.tags ?? []) tag.run(t.taskId, name);
+  stmt(db, 'DELETE FROM task_owners WHERE task_id = ?').run(t.taskId);
+  const owner = stmt(db, 'INSERT OR IGNORE INTO task_owners (task_id, user_id) VALUES (?, ?)');
+  for (const o of t.owners ?? []) owner.run(t.taskId, o.userId);
+  upsertUsers(db, [t.createdBy, t.modifiedBy, ...(t.owners ?? [])]);
+  if (t.customFields) {
+    upsertFieldDefinitions(db, t.customFields);
+    writeTaskFieldValues(db, t.taskId, t.customFields);
+  }
+  // A bulk item embeds its checklist and files; a plain TaskDto does not, and leaves them be.
+  const { checklists, attachments } = t as BulkTask;
+  if (checklists) replaceChecklist(db, t.taskId, checklists);
+  if (attachments) replaceTaskAttachments(db, t.taskId, attachments);
+};
+
+export const replaceChecklist = (
+  db: Sqlite,
+  taskId: number,
+  items: readonly ChecklistItem[],
+): void => {
+  stmt(db, 'DELETE FROM checklist_items WHERE task_id = ?').run(taskId);
+  for (const c of items) writeChecklistItem(db, taskId, c);
+};
+
+/** `onTaskId` is the task or subtask the item is on (an item's own taskId names the parent). */
+export const writeChecklistItem = (db: Sqlite, onTaskId: number, c: ChecklistItem): void => {
+  stmt(
+    db,
+    `INSERT OR REPLACE INTO checklist_items (checklist_id, task_id, name, completed, assignee_id, position, created_time, modified_time, extra)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    c.checklistId,
+    onTaskId,
+    c.name,
+    bit(c.completed),
+    c.assigneeId ?? null,
+    c.position,
+    toMs(c.createdTime),
+    toMs(c.modifiedTime),
+    extraOf(c, checklistKeys),
+  );
+};
+
+export const replaceTaskAttachments = (
+  db: Sqlite,
+  taskId: number,
+  items: readonly Attachment[],
+): void => {
+  stmt(db, 'DELETE FROM attachments WHERE task_id = ?').run(taskId);
+  for (const a of items) writeAttachment(db, { taskId, projectId: null }, a);
+};
+
+export const writeAttachment = (
+  db: Sqlite,
+  on: { taskId: number | null; projectId: number | null },
+  a: Attachment,
+): void => {
+  stmt(
+    db,
+    `INSERT OR REPLACE INTO attachments (attachment_id, task_id, project_id, file_name, extension, content_type, size, download_url, created_by, created_time, extra)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    a.attachmentId,
+    on.taskId,
+    on.projectId,
+    a.fileName,
+    a.extension ?? null,
+    a.contentType ?? null,
+    a.size ?? null,
+    a.downloadUrl ?? null,
+    a.createdBy?.userId ?? null,
+    toMs(a.createdTime),
+    extraOf(a, attachmentKeys),
+  );
+  upsertUsers(db, [a.createdBy]);
+};
+
+/** Removes tasks, their subtasks and everything they embed (a tombstone, or a deleted parent). */
+export const deleteTasks = (db: Sqlite, taskIds: readonly number[]): number => {
+  if (taskIds.length === 0) return 0;
+  const ids = JSON.stringify(taskIds);
+  const all = stmt(
+    db,
+    `WITH RECURSIVE doomed(id) AS (SELECT value FROM json_each(?) UNION SELECT t.task_id FROM tasks t JOIN doomed d ON t.parent_task_id = d.id)
+     SELECT id FROM doomed`,
+  ).all(ids) as { id: number }[];
+  const list = JSON.stringify(all.map((r) => r.id));
+  for (const table of [
+    'task_tags',
+    'task_owners',
+    'custom_field_values',
+    'checklist_items',
+    'attachments',
+    'timers',
+  ]) {
+    stmt(db, `DELETE FROM ${table} WHERE task_id IN (SELECT value FROM json_each(?))`).run(list);
+  }
+  return stmt(db, 'DELETE FROM tasks WHERE task_id IN (SELECT value FROM json_each(?))').run(list)
+    .changes;
+};
+
+/** Applies one page of the bulk task export: upserts, and tombstones as deletes. */
+export const applyTaskItems = (
+  db: Sqlite,
+  items: readonly BulkTask[],
+): { upserted: number; deleted: number } => {
+  const tombstones: number[] = [];
+  let upserted = 0;
+  for (const t of items) {
+    if (t.deleted) tombstones.push(t.taskId);
+    else {
+      writeTask(db, t);
+      upserted++;
+    }
+  }
+  return { upserted, deleted: deleteTasks(db, tombstones) };
+};

@@ -1,0 +1,132 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { BulkTask, Project } from '../../shared/api';
+import type { ApiClient } from '../api';
+import { applyProjectItems } from '../db/queries/projects-write';
+import { readStreamState, type StreamState, writeStreamState } from '../db/queries/sync-state';
+import { applyTaskItems } from '../db/queries/tasks-write';
+import type { Replica } from '../db/replica';
+import { PullCancelledError, type PullProgress, type StreamResult } from './progress';
+
+type BulkStream = 'tasks' | 'projects';
+
+interface BulkPage<T> {
+  items: T[];
+  nextCursor: string | null;
+  serverTime: number;
+}
+
+export interface BulkStreamOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: PullProgress) => void;
+  /** Page size to start with; it adapts so that writing one page stays near `writeBudgetMs`. */
+  pageSize?: number;
+  writeBudgetMs?: number;
+  now?: () => number;
+  bytes?: { count: number };
+}
+
+const fetchPage = (
+  client: ApiClient,
+  stream: BulkStream,
+  query: { modifiedSince?: number; cursor?: string; size: number },
+  signal?: AbortSignal,
+) =>
+  (stream === 'tasks'
+    ? client.ops.bulkTasks({ query, signal })
+    : client.ops.bulkProjects({ query, signal })) as Promise<BulkPage<BulkTask | Project>>;
+
+const apply = (replica: Replica, stream: BulkStream, items: (BulkTask | Project)[]) =>
+  stream === 'tasks'
+    ? applyTaskItems(replica.db, items as BulkTask[])
+    : applyProjectItems(replica.db, items as Project[]);
+
+const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, Math.round(n)));
+
+/**
+ * Pulls one bulk stream to its end: a bootstrap when the stream never completed (resuming at
+ * its stored cursor), a delta from the last complete pull's serverTime otherwise. The next
+ * page is fetched while the current one is written; each page and the cursor after it are
+ * written in one transaction, so a kill at any point resumes at a page boundary.
+ */
+export const pullBulkStream = async (
+  replica: Replica,
+  client: ApiClient,
+  stream: BulkStream,
+  options: BulkStreamOptions = {},
+): Promise<StreamResult> => {
+  const now = options.now ?? Date.now;
+  const budget = options.writeBudgetMs ?? 40;
+  let size = clamp(options.pageSize ?? 1000, 50, 5000);
+  const prior = readStreamState(replica.db, stream);
+  const mode = prior === null || prior.phase === 'bootstrap' ? 'bootstrap' : 'delta';
+  // A stream in 'done' starts a delta from its serverTime; one mid-way resumes where it stood.
+  let state: StreamState =
+    prior && prior.phase !== 'done'
+      ? prior
+      : {
+          stream,
+          phase: mode,
+          cursor: null,
+          pullSince: mode === 'delta' ? (prior?.serverTime ?? null) : null,
+          serverTime: null,
+          itemsDone: 0,
+        };
+  const result: StreamResult = { stream, mode, upserted: 0, deleted: 0, pages: 0 };
+  const report = (done: boolean) =>
+    options.onProgress?.({
+      stream,
+      mode,
+      itemsDone: state.itemsDone,
+      total: null,
+      bytes: options.bytes?.count ?? 0,
+      done,
+    });
+
+  const query = (cursor: string | null) => ({
+    ...(state.pullSince !== null ? { modifiedSince: state.pullSince } : {}),
+    ...(cursor ? { cursor } : {}),
+    size,
+  });
+  let next = fetchPage(client, stream, query(state.cursor), options.signal);
+  report(false);
+  try {
+    return await pageLoop();
+  } finally {
+    // A prefetch abandoned by a cancel or a failed write must not become an unhandled rejection.
+    next.catch(() => undefined);
+  }
+
+  async function pageLoop(): Promise<StreamResult> {
+    for (;;) {
+      const page = await next;
+      if (options.signal?.aborted) throw new PullCancelledError();
+      // Start the next request before writing this page: the server works while we write.
+      if (page.nextCursor) next = fetchPage(client, stream, query(page.nextCursor), options.signal);
+      const started = performance.now();
+      replica.transaction(() => {
+        const r = apply(replica, stream, page.items);
+        result.upserted += r.upserted;
+        result.deleted += r.deleted;
+        const last = page.nextCursor === null;
+        state = {
+          ...state,
+          cursor: page.nextCursor,
+          // The first page's serverTime: anything changed while we paged is handed out again next time.
+          serverTime: state.serverTime ?? page.serverTime,
+          itemsDone: state.itemsDone + page.items.length,
+        };
+        if (last) state = { ...state, phase: 'done', cursor: null, pullSince: null };
+        writeStreamState(replica.db, state, now());
+      });
+      result.pages++;
+      const spent = performance.now() - started;
+      if (page.items.length > 0)
+        size = clamp((page.items.length * budget) / Math.max(spent, 1), 50, 5000);
+      report(page.nextCursor === null);
+      if (page.nextCursor === null) return result;
+      // Let timers, IPC and the UI's calls run between pages.
+      await yieldToLoop();
+      if (options.signal?.aborted) throw new PullCancelledError();
+    }
+  }
+};

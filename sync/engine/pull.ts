@@ -1,0 +1,244 @@
+import type { Notification } from '../../shared/api';
+import { type ApiClient, isApiClientError } from '../api';
+import { replaceActiveTimers, replaceNotifications } from '../db/queries/activity-write';
+import { replaceSpaces } from '../db/queries/projects-write';
+import { writeStreamState } from '../db/queries/sync-state';
+import type { Replica } from '../db/replica';
+import { type BulkStreamOptions, pullBulkStream } from './bulk-stream';
+import {
+  PullCancelledError,
+  type PullProgress,
+  type PullResult,
+  type StreamResult,
+} from './progress';
+
+export interface PullOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: PullProgress) => void;
+  pageSize?: number;
+  now?: () => number;
+  /** How many of the newest notifications the replica keeps. */
+  notificationLimit?: number;
+}
+
+/**
+ * The server no longer knows where we were (a cursor or modifiedSince it refuses, or a 410):
+ * only a fresh bootstrap can bring the replica back in step.
+ */
+export const isStalePullError = (error: unknown): boolean =>
+  isApiClientError(error) &&
+  (error.status === 410 ||
+    (error.kind === 'validation' &&
+      (error.operationId === 'bulkTasks' || error.operationId === 'bulkProjects') &&
+      error.fieldErrors.some((f) => f.field === 'cursor' || f.field === 'modifiedSince')));
+
+const rebootstrapKey = 'needs_rebootstrap';
+
+/** Set by a migration (or a caller) when the replica's server data must be rebuilt. */
+export const requestRebootstrap = (replica: Replica): void => {
+  replica.db
+    .prepare('INSERT OR REPLACE INTO replica_info (key, value) VALUES (?, ?)')
+    .run(rebootstrapKey, '1');
+};
+
+const takeRebootstrapRequest = (replica: Replica): boolean =>
+  replica.db.prepare('DELETE FROM replica_info WHERE key = ?').run(rebootstrapKey).changes > 0;
+
+const pullSmallStreams = async (
+  replica: Replica,
+  client: ApiClient,
+  options: PullOptions,
+  bytes: { count: number },
+): Promise<StreamResult[]> => {
+  const now = options.now ?? Date.now;
+  const check = () => {
+    if (options.signal?.aborted) throw new PullCancelledError();
+  };
+  const results: StreamResult[] = [];
+  const mode = 'delta' as const;
+
+  const spaces = await client.ops.getAllSpaces({ signal: options.signal });
+  check();
+  replica.transaction(() => {
+    const r = replaceSpaces(replica.db, spaces);
+    writeStreamState(
+      replica.db,
+      {
+        stream: 'spaces',
+        phase: 'done',
+        cursor: null,
+        pullSince: null,
+        serverTime: now(),
+        itemsDone: spaces.length,
+      },
+      now(),
+    );
+    results.push({ stream: 'spaces', mode, upserted: r.upserted, deleted: r.deleted, pages: 1 });
+  });
+  options.onProgress?.({
+    stream: 'spaces',
+    mode,
+    itemsDone: spaces.length,
+    total: spaces.length,
+    bytes: bytes.count,
+    done: true,
+  });
+  return results;
+};
+
+const pullActivity = async (
+  replica: Replica,
+  client: ApiClient,
+  options: PullOptions,
+  bytes: { count: number },
+): Promise<StreamResult[]> => {
+  const now = options.now ?? Date.now;
+  const limit = options.notificationLimit ?? 500;
+  const mode = 'delta' as const;
+  const notifications: Notification[] = [];
+  let total = 0;
+  for (let page = 0; notifications.length < limit; page++) {
+    const p = await client.ops.getNotifications({
+      query: { page, size: 100 },
+      signal: options.signal,
+    });
+    total = p.totalElements;
+    notifications.push(...p.content);
+    options.onProgress?.({
+      stream: 'notifications',
+      mode,
+      itemsDone: notifications.length,
+      total: Math.min(total, limit),
+      bytes: bytes.count,
+      done: false,
+    });
+    if (p.last || p.content.length === 0) break;
+  }
+  const timers = await client.ops.getActiveTimers({ signal: options.signal });
+  if (options.signal?.aborted) throw new PullCancelledError();
+  const at = now();
+  replica.transaction(() => {
+    replaceNotifications(replica.db, notifications.slice(0, limit));
+    replaceActiveTimers(replica.db, timers, at);
+    writeStreamState(
+      replica.db,
+      {
+        stream: 'notifications',
+        phase: 'done',
+        cursor: null,
+        pullSince: null,
+        serverTime: at,
+        itemsDone: notifications.length,
+      },
+      at,
+    );
+    writeStreamState(
+      replica.db,
+      {
+        stream: 'timers',
+        phase: 'done',
+        cursor: null,
+        pullSince: null,
+        serverTime: at,
+        itemsDone: timers.length,
+      },
+      at,
+    );
+  });
+  options.onProgress?.({
+    stream: 'notifications',
+    mode,
+    itemsDone: notifications.length,
+    total: Math.min(total, limit),
+    bytes: bytes.count,
+    done: true,
+  });
+  options.onProgress?.({
+    stream: 'timers',
+    mode,
+    itemsDone: timers.length,
+    total: timers.length,
+    bytes: bytes.count,
+    done: true,
+  });
+  return [
+    { stream: 'notifications', mode, upserted: notifications.length, deleted: 0, pages: 1 },
+    { stream: 'timers', mode, upserted: timers.length, deleted: 0, pages: 1 },
+  ];
+};
+
+const pullOnce = async (
+  replica: Replica,
+  client: ApiClient,
+  options: PullOptions,
+): Promise<StreamResult[]> => {
+  const bytes = { count: 0 };
+  const bulk: BulkStreamOptions = {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    bytes,
+  };
+  const results = await pullSmallStreams(replica, client, options, bytes);
+  // Projects before tasks: a task's project is known when the task lands.
+  results.push(await pullBulkStream(replica, client, 'projects', bulk));
+  results.push(await pullBulkStream(replica, client, 'tasks', bulk));
+  results.push(...(await pullActivity(replica, client, options, bytes)));
+  return results;
+};
+
+/**
+ * One pull of everything: a bootstrap for what never completed, deltas for the rest. When the
+ * server refuses to continue a delta (or a migration asked for it), the server data is wiped
+ * and filled again, by itself.
+ */
+export const pullAll = async (
+  replica: Replica,
+  client: ApiClient,
+  options: PullOptions = {},
+): Promise<PullResult> => {
+  const started = performance.now();
+  let rebootstrapped = false;
+  if (takeRebootstrapRequest(replica)) {
+    replica.wipeServerData();
+    rebootstrapped = true;
+  }
+  let streams: StreamResult[];
+  try {
+    streams = await pullOnce(replica, client, options);
+  } catch (error) {
+    if (!isStalePullError(error)) throw error;
+    replica.wipeServerData();
+    rebootstrapped = true;
+    streams = await pullOnce(replica, client, options);
+  }
+  return { streams, rebootstrapped, durationMs: performance.now() - started };
+};
+
+/** Two pulls never run at once: a second request joins the one in flight. */
+export class Puller {
+  private inFlight: Promise<PullResult> | null = null;
+
+  constructor(
+    private readonly replica: Replica,
+    private readonly client: ApiClient,
+    private readonly options: PullOptions = {},
+  ) {}
+
+  get running(): boolean {
+    return this.inFlight !== null;
+  }
+
+  pull(signal?: AbortSignal): Promise<PullResult> {
+    if (!this.inFlight) {
+      this.inFlight = pullAll(this.replica, this.client, {
+        ...this.options,
+        ...(signal ? { signal } : {}),
+      }).finally(() => {
+        this.inFlight = null;
+      });
+    }
+    return this.inFlight;
+  }
+}
