@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type OperationId, operationIds } from '../shared/api';
-import { createClock, type Clock } from './clock';
+import { type Clock, createClock } from './clock';
 import { openDb } from './db/open';
 import type { Quirk, ServerDeps } from './deps';
 import { createFaults, type FaultRates, faultRatesSchema } from './faults';
@@ -49,14 +49,21 @@ export const buildApp = async (options: ServerOptions): Promise<BuiltApp> => {
     db,
     clock: options.clock ?? createClock(),
     faults: createFaults(options.faults ?? faultRatesSchema.parse({})),
-    filesDir: options.dataDir ? join(options.dataDir, 'files') : mkdtempSync(join(tmpdir(), 'wm-files-')),
+    filesDir: options.dataDir
+      ? join(options.dataDir, 'files')
+      : mkdtempSync(join(tmpdir(), 'wm-files-')),
     quirks: new Set(options.quirks ?? []),
     accessTtlSec: options.accessTtlSec ?? 900,
     refreshTtlSec: options.refreshTtlSec ?? 2_592_000,
     checkResponses: options.checkResponses ?? true,
   };
 
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, routerOptions: { maxParamLength: 100 }, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 100 },
+    forceCloseConnections: true,
+  });
   await app.register(multipart);
 
   app.setErrorHandler((error, req, reply) => {
@@ -64,20 +71,39 @@ export const buildApp = async (options: ServerOptions): Promise<BuiltApp> => {
     const path = req.url.split('?')[0] ?? req.url;
     if (error instanceof HttpError) {
       for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-      return reply.code(error.statusCode).send(apiErrorBody(error.statusCode, error.message, path, now, error.fieldErrors));
+      return reply
+        .code(error.statusCode)
+        .send(apiErrorBody(error.statusCode, error.message, path, now, error.fieldErrors));
     }
     const code = (error as { code?: string }).code ?? '';
-    const status = fastifyErrorStatus[code] ?? ((error as { statusCode?: number }).statusCode ?? 500);
+    const status = fastifyErrorStatus[code] ?? (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) {
-      process.stderr.write(`server error on ${req.method} ${path}: ${(error as Error).stack ?? String(error)}\n`);
+      process.stderr.write(
+        `server error on ${req.method} ${path}: ${(error as Error).stack ?? String(error)}\n`,
+      );
       return reply.code(500).send(apiErrorBody(500, 'internal server error', path, now));
     }
-    const message = status === 400 && code.includes('JSON') ? 'the request body is not valid JSON' : (error as Error).message;
-    return reply.code(status).send(apiErrorBody(status, message, path, now, status === 400 ? [{ field: '(body)', message }] : []));
+    const message =
+      status === 400 && code.includes('JSON')
+        ? 'the request body is not valid JSON'
+        : (error as Error).message;
+    return reply
+      .code(status)
+      .send(
+        apiErrorBody(
+          status,
+          message,
+          path,
+          now,
+          status === 400 ? [{ field: '(body)', message }] : [],
+        ),
+      );
   });
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? req.url;
-    reply.code(404).send(apiErrorBody(404, `no operation at ${req.method} ${path}`, path, deps.clock.now()));
+    reply
+      .code(404)
+      .send(apiErrorBody(404, `no operation at ${req.method} ${path}`, path, deps.clock.now()));
   });
 
   registerFaultHooks(app, deps);
@@ -106,9 +132,14 @@ const registerFaultHooks = (app: FastifyInstance, deps: ServerDeps) => {
       return reply.hijack();
     }
     if (kind === '5xx')
-      return reply.code(503).send(apiErrorBody(503, 'injected fault: service unavailable', path, deps.clock.now()));
+      return reply
+        .code(503)
+        .send(apiErrorBody(503, 'injected fault: service unavailable', path, deps.clock.now()));
     if (kind === '429')
-      return reply.code(429).header('retry-after', '1').send(apiErrorBody(429, 'injected fault: rate limited', path, deps.clock.now()));
+      return reply
+        .code(429)
+        .header('retry-after', '1')
+        .send(apiErrorBody(429, 'injected fault: rate limited', path, deps.clock.now()));
     if (kind === 'drop') dropped.add(req);
     if (kind === 'malformed') malformed.add(req);
   });
@@ -118,7 +149,8 @@ const registerFaultHooks = (app: FastifyInstance, deps: ServerDeps) => {
       req.raw.socket.destroy();
       return payload;
     }
-    if (malformed.has(req) && typeof payload === 'string') return payload.slice(0, Math.floor(payload.length / 2));
+    if (malformed.has(req) && typeof payload === 'string')
+      return payload.slice(0, Math.floor(payload.length / 2));
     return payload;
   });
 };

@@ -29,13 +29,16 @@ const main = async () => {
     return;
   }
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${values.port} is not a port number`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port ${values.port} is not a port number`);
   const quirks = values.quirk.map((q) => {
-    if (!knownQuirks.includes(q as Quirk)) throw new Error(`unknown --quirk ${q}; known: ${knownQuirks.join(', ')}`);
+    if (!knownQuirks.includes(q as Quirk))
+      throw new Error(`unknown --quirk ${q}; known: ${knownQuirks.join(', ')}`);
     return q as Quirk;
   });
   const seed = parseSeed(values.seed);
-  const accessTtlSec = values['access-ttl'] === undefined ? undefined : Number(values['access-ttl']);
+  const accessTtlSec =
+    values['access-ttl'] === undefined ? undefined : Number(values['access-ttl']);
   if (accessTtlSec !== undefined && (!Number.isInteger(accessTtlSec) || accessTtlSec < 1))
     throw new Error('--access-ttl must be a positive number of seconds');
 

@@ -43,7 +43,10 @@ export type FaultRule = z.infer<typeof faultRuleSchema>;
 /** Parses `5xx=0.1,reset=0.05,429=0.05,latency=20-200,seed=7`. */
 export const parseFaultSpec = (spec: string): FaultRates => {
   const raw: Record<string, unknown> = {};
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [key, value] = part.split('=', 2);
     if (!key || value === undefined) throw new Error(`fault "${part}" is not key=value`);
     if (key === 'latency') {
@@ -54,7 +57,9 @@ export const parseFaultSpec = (spec: string): FaultRates => {
   }
   const parsed = faultRatesSchema.strict().safeParse(raw);
   if (!parsed.success)
-    throw new Error(`bad --faults "${spec}": ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new Error(
+      `bad --faults "${spec}": ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 };
 
@@ -93,7 +98,8 @@ export const createFaults = (initial: FaultRates = faultRatesSchema.parse({})): 
         ? Math.round(rates.latency[0] + random() * (rates.latency[1] - rates.latency[0]))
         : 0;
       const rule = rules.find(
-        (r) => (!r.method || r.method === method) && (!r.pathPrefix || path.startsWith(r.pathPrefix)),
+        (r) =>
+          (!r.method || r.method === method) && (!r.pathPrefix || path.startsWith(r.pathPrefix)),
       );
       if (rule) {
         rule.count -= 1;

@@ -1,5 +1,5 @@
 import type { Db } from '../db/open';
-import { HttpError, badRequest, unauthorized } from '../http/errors';
+import { badRequest, HttpError, unauthorized } from '../http/errors';
 import { tokenUser } from './tokens';
 
 /** 401 unless the request carries a live access token. */
@@ -12,11 +12,19 @@ export const authenticate = (db: Db, header: string | undefined, now: number): n
 };
 
 /** 400 for a missing or non-integer X-Org-Id; 403 for an org the user is not a member of. */
-export const resolveOrg = (db: Db, userId: number, header: string | string[] | undefined): number => {
+export const resolveOrg = (
+  db: Db,
+  userId: number,
+  header: string | string[] | undefined,
+): number => {
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || !/^\d{1,15}$/.test(value.trim()) || Number(value) < 1)
     throw badRequest('X-Org-Id header is required and must be a positive integer', [
-      { field: 'X-Org-Id', message: 'must be a positive integer', ...(value === undefined ? {} : { rejectedValue: value }) },
+      {
+        field: 'X-Org-Id',
+        message: 'must be a positive integer',
+        ...(value === undefined ? {} : { rejectedValue: value }),
+      },
     ]);
   const orgId = Number(value);
   const member = db

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/open';
 
-export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string): string =>
+  createHash('sha256').update(token).digest('hex');
 
 export interface IssuedTokens {
   accessToken: string;
@@ -31,10 +32,17 @@ export const issueTokens = (
 };
 
 /** The user of a live token of `kind`, or null. */
-export const tokenUser = (db: Db, token: string, kind: 'access' | 'refresh', now: number): number | null => {
+export const tokenUser = (
+  db: Db,
+  token: string,
+  kind: 'access' | 'refresh',
+  now: number,
+): number | null => {
   const row = db
     .prepare('SELECT user_id, expires_at, revoked FROM tokens WHERE token_hash = ? AND kind = ?')
-    .get(hashToken(token), kind) as { user_id: number; expires_at: number; revoked: number } | undefined;
+    .get(hashToken(token), kind) as
+    | { user_id: number; expires_at: number; revoked: number }
+    | undefined;
   if (!row || row.revoked || row.expires_at <= now) return null;
   return row.user_id;
 };

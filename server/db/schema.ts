@@ -321,4 +321,11 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   created_at INTEGER NOT NULL,
   PRIMARY KEY (user_id, key)
 ) STRICT;
+
+-- Added for checklists, attachments, timers and notifications (indexes only; no table changed).
+-- Timesheets read a user's or a project's timers by start time.
+CREATE INDEX IF NOT EXISTS timers_user_start ON timers(org_id, user_id, start_time);
+CREATE INDEX IF NOT EXISTS timers_project_start ON timers(project_id, start_time);
+-- The notification list pages a user's rows newest first.
+CREATE INDEX IF NOT EXISTS notifications_user_time ON notifications(org_id, user_id, created_time);
 `;

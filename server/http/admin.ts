@@ -21,13 +21,20 @@ const clockBody = z.union([
  */
 export const registerAdmin = (app: FastifyInstance, deps: ServerDeps) => {
   const bad = (path: string, message: string) => apiErrorBody(400, message, path, deps.clock.now());
-  app.get('/__admin/state', async () => ({ faults: deps.faults.state(), clockOffsetMs: deps.clock.offset(), now: deps.clock.now() }));
+  app.get('/__admin/state', async () => ({
+    faults: deps.faults.state(),
+    clockOffsetMs: deps.clock.offset(),
+    now: deps.clock.now(),
+  }));
   app.put('/__admin/faults', async (req, reply) => {
     const parsed = faultsBody.safeParse(req.body);
     if (!parsed.success) return reply.code(400).send(bad(req.url, parsed.error.message));
     try {
       if (parsed.data.clear) deps.faults.clear();
-      if (parsed.data.spec !== undefined) deps.faults.setRates(parsed.data.spec ? parseFaultSpec(parsed.data.spec) : faultRatesSchema.parse({}));
+      if (parsed.data.spec !== undefined)
+        deps.faults.setRates(
+          parsed.data.spec ? parseFaultSpec(parsed.data.spec) : faultRatesSchema.parse({}),
+        );
       if (parsed.data.rules) deps.faults.addRules(parsed.data.rules);
     } catch (error) {
       return reply.code(400).send(bad(req.url, (error as Error).message));

@@ -1,5 +1,5 @@
-import type { FieldError } from '../../shared/api';
 import type { z } from 'zod';
+import type { FieldError } from '../../shared/api';
 
 const statusNames: Record<number, string> = {
   400: 'BAD_REQUEST',

@@ -11,8 +11,8 @@ import {
 } from '../../shared/api';
 import { authenticate, resolveOrg } from '../auth/guard';
 import type { ServerDeps } from '../deps';
-import { type StoredUpload, discardUploads, receiveUploads } from './uploads';
-import { HttpError, badRequest, fieldErrorsOf } from './errors';
+import { badRequest, fieldErrorsOf, HttpError } from './errors';
+import { discardUploads, receiveUploads, type StoredUpload } from './uploads';
 
 type QueryOut<E> = E extends { query: infer Q extends z.ZodType } ? z.output<Q> : undefined;
 type BodyOut<E> = E extends { body: 'multipart' }
@@ -48,7 +48,9 @@ export interface OpInput<E extends EndpointDef> {
 }
 
 /** A handler runs inside one SQLite transaction; a throw rolls everything back. */
-export type OpHandler<K extends OperationId> = (input: OpInput<Endpoints[K]>) => DataIn<Endpoints[K]>;
+export type OpHandler<K extends OperationId> = (
+  input: OpInput<Endpoints[K]>,
+) => DataIn<Endpoints[K]>;
 
 export interface Router {
   op<K extends OperationId>(id: K, handler: OpHandler<K>): void;
@@ -58,7 +60,11 @@ export interface Router {
 const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
 const dayMs = 24 * 60 * 60 * 1000;
 
-const parseOrThrow = <S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> => {
+const parseOrThrow = <S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  where: string,
+): z.output<S> => {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw badRequest(`invalid ${where}`, fieldErrorsOf(parsed.error, input));
   return parsed.data;
@@ -83,7 +89,11 @@ const envelopeOf = (code: number, data: unknown, now: number) => ({
  * body by the row's schemas, the transaction, Idempotency-Key, the envelope, and (when
  * checkResponses is on) a check of the answer against the row's `data` schema.
  */
-export const createRouter = (app: FastifyInstance, deps: ServerDeps, registered: Set<OperationId>): Router => ({
+export const createRouter = (
+  app: FastifyInstance,
+  deps: ServerDeps,
+  registered: Set<OperationId>,
+): Router => ({
   deps,
   op(id, handler) {
     const row: EndpointDef = endpoints[id];
@@ -102,7 +112,9 @@ export const createRouter = (app: FastifyInstance, deps: ServerDeps, registered:
           ctx = { userId, orgId, now };
         }
         const params = parseOrThrow(paramsSchema, req.params, 'path parameters');
-        const query = row.query ? parseOrThrow(row.query, req.query ?? {}, 'query parameters') : undefined;
+        const query = row.query
+          ? parseOrThrow(row.query, req.query ?? {}, 'query parameters')
+          : undefined;
 
         let uploads: StoredUpload[] = [];
         let body: unknown;
@@ -124,7 +136,13 @@ export const createRouter = (app: FastifyInstance, deps: ServerDeps, registered:
         const hash =
           key === undefined
             ? ''
-            : requestHash(req, ctx.orgId, row.body === 'multipart' ? uploads.map((u) => [u.originalName, u.size, u.sha256]) : body);
+            : requestHash(
+                req,
+                ctx.orgId,
+                row.body === 'multipart'
+                  ? uploads.map((u) => [u.originalName, u.size, u.sha256])
+                  : body,
+              );
         const code = row.status ?? 200;
 
         type Outcome = { replay: { status: number; response: string } } | { result: unknown };
@@ -132,15 +150,20 @@ export const createRouter = (app: FastifyInstance, deps: ServerDeps, registered:
         try {
           outcome = deps.db.transaction((): Outcome => {
             if (key !== undefined) {
-              deps.db
-                .prepare('DELETE FROM idempotency_keys WHERE created_at < ?')
-                .run(now - dayMs);
+              deps.db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?').run(now - dayMs);
               const prior = deps.db
-                .prepare('SELECT request_hash, status, response FROM idempotency_keys WHERE user_id = ? AND key = ?')
-                .get(ctx.userId, key) as { request_hash: string; status: number; response: string } | undefined;
+                .prepare(
+                  'SELECT request_hash, status, response FROM idempotency_keys WHERE user_id = ? AND key = ?',
+                )
+                .get(ctx.userId, key) as
+                | { request_hash: string; status: number; response: string }
+                | undefined;
               if (prior) {
                 if (prior.request_hash !== hash)
-                  throw new HttpError(409, 'Idempotency-Key was already used for a different request');
+                  throw new HttpError(
+                    409,
+                    'Idempotency-Key was already used for a different request',
+                  );
                 return { replay: { status: prior.status, response: prior.response } };
               }
             }
@@ -148,8 +171,17 @@ export const createRouter = (app: FastifyInstance, deps: ServerDeps, registered:
             if (key !== undefined && row.produces !== 'binary') {
               const data = deps.checkResponses ? checkData(row, id, result) : result;
               deps.db
-                .prepare('INSERT INTO idempotency_keys (user_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-                .run(ctx.userId, key, hash, code, code === 204 ? '' : JSON.stringify(envelopeOf(code, data, now)), now);
+                .prepare(
+                  'INSERT INTO idempotency_keys (user_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+                )
+                .run(
+                  ctx.userId,
+                  key,
+                  hash,
+                  code,
+                  code === 204 ? '' : JSON.stringify(envelopeOf(code, data, now)),
+                  now,
+                );
             }
             return { result };
           })();
@@ -163,7 +195,10 @@ export const createRouter = (app: FastifyInstance, deps: ServerDeps, registered:
           await discardUploads(uploads);
           reply.header('idempotent-replayed', 'true');
           if (outcome.replay.status === 204) return reply.code(204).send();
-          return reply.code(outcome.replay.status).type('application/json').send(outcome.replay.response);
+          return reply
+            .code(outcome.replay.status)
+            .type('application/json')
+            .send(outcome.replay.response);
         }
         if (row.produces === 'binary') {
           const file = outcome.result as BinaryAnswer;
@@ -171,12 +206,18 @@ export const createRouter = (app: FastifyInstance, deps: ServerDeps, registered:
           return reply
             .code(200)
             .type(file.contentType)
-            .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+            .header(
+              'content-disposition',
+              `attachment; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+            )
             .send(createReadStream(file.filePath));
         }
         if (code === 204) return reply.code(204).send();
         const data = deps.checkResponses ? checkData(row, id, outcome.result) : outcome.result;
-        return reply.code(code).type('application/json').send(JSON.stringify(envelopeOf(code, data, now)));
+        return reply
+          .code(code)
+          .type('application/json')
+          .send(JSON.stringify(envelopeOf(code, data, now)));
       },
     });
   },

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { checkUpload, extensionOf, uploadRules } from '../../shared/api';
 import type { ServerDeps } from '../deps';
-import { HttpError, badRequest } from './errors';
+import { badRequest, HttpError } from './errors';
 
 /** A file of an upload, already on disk under its stored name. */
 export interface StoredUpload {
@@ -24,19 +24,34 @@ export const discardUploads = async (uploads: readonly StoredUpload[]): Promise<
   await Promise.all(uploads.map((u) => unlink(u.path).catch(() => undefined)));
 };
 
-const statusOfViolation = { 'no-files': 400, 'too-many-files': 400, 'empty-file': 400, 'too-large': 413, 'type-not-allowed': 415 } as const;
+const statusOfViolation = {
+  'no-files': 400,
+  'too-many-files': 400,
+  'empty-file': 400,
+  'too-large': 413,
+  'type-not-allowed': 415,
+} as const;
 
 /**
  * Streams the `files` parts to disk, then applies the plan's rules. Nothing of a refused
  * request stays on disk; the caller removes the files if its transaction fails.
  */
-export const receiveUploads = async (req: FastifyRequest, deps: ServerDeps): Promise<StoredUpload[]> => {
+export const receiveUploads = async (
+  req: FastifyRequest,
+  deps: ServerDeps,
+): Promise<StoredUpload[]> => {
   if (!req.isMultipart()) throw new HttpError(415, 'uploads must be sent as multipart/form-data');
   await mkdir(deps.filesDir, { recursive: true });
   const stored: StoredUpload[] = [];
   try {
     const parts = req.parts({
-      limits: { files: uploadRules.maxFiles, fileSize: uploadRules.maxFileBytes, fields: 20, fieldSize: 64 * 1024, parts: 40 },
+      limits: {
+        files: uploadRules.maxFiles,
+        fileSize: uploadRules.maxFileBytes,
+        fields: 20,
+        fieldSize: 64 * 1024,
+        parts: 40,
+      },
     });
     for await (const part of parts) {
       if (part.type !== 'file') continue;
@@ -52,7 +67,15 @@ export const receiveUploads = async (req: FastifyRequest, deps: ServerDeps): Pro
       const path = join(deps.filesDir, storedName);
       const hash = createHash('sha256');
       let size = 0;
-      const entry: StoredUpload = { originalName, storedName, path, size: 0, sha256: '', contentType: part.mimetype || 'application/octet-stream', extension };
+      const entry: StoredUpload = {
+        originalName,
+        storedName,
+        path,
+        size: 0,
+        sha256: '',
+        contentType: part.mimetype || 'application/octet-stream',
+        extension,
+      };
       stored.push(entry);
       await pipeline(
         part.file,
@@ -72,10 +95,16 @@ export const receiveUploads = async (req: FastifyRequest, deps: ServerDeps): Pro
     await discardUploads(stored);
     const code = (error as { code?: string }).code;
     if (code === 'FST_FILES_LIMIT')
-      throw badRequest(`at most ${uploadRules.maxFiles} files per upload`, [{ field: uploadRules.field, message: `at most ${uploadRules.maxFiles} files` }]);
+      throw badRequest(`at most ${uploadRules.maxFiles} files per upload`, [
+        { field: uploadRules.field, message: `at most ${uploadRules.maxFiles} files` },
+      ]);
     if (code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new HttpError(413, `a file is larger than the plan allows (${uploadRules.maxFileBytes / 1024 / 1024} MiB)`);
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('too many parts in the upload');
+      throw new HttpError(
+        413,
+        `a file is larger than the plan allows (${uploadRules.maxFileBytes / 1024 / 1024} MiB)`,
+      );
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw badRequest('too many parts in the upload');
     if (error instanceof HttpError) throw error;
     throw badRequest(`the upload could not be read: ${(error as Error).message}`);
   }
@@ -86,7 +115,11 @@ export const receiveUploads = async (req: FastifyRequest, deps: ServerDeps): Pro
     throw new HttpError(
       status,
       violations.map((v) => v.message).join('; '),
-      violations.map((v) => ({ field: uploadRules.field, message: v.message, ...(v.fileName ? { rejectedValue: v.fileName } : {}) })),
+      violations.map((v) => ({
+        field: uploadRules.field,
+        message: v.message,
+        ...(v.fileName ? { rejectedValue: v.fileName } : {}),
+      })),
     );
   }
   return stored;

@@ -1,5 +1,4 @@
-import type { Attachment, ChecklistItem } from '../../shared/api';
-import type { UserRef } from '../../shared/api';
+import type { Attachment, ChecklistItem, UserRef } from '../../shared/api';
 import { iso } from './time';
 
 export interface ChecklistRow {
@@ -12,7 +11,8 @@ export interface ChecklistRow {
   created_time: number;
   modified_time: number;
 }
-export const checklistColumns = 'checklist_id, task_id, name, completed, assignee_id, position, created_time, modified_time';
+export const checklistColumns =
+  'checklist_id, task_id, name, completed, assignee_id, position, created_time, modified_time';
 
 /**
  * An item on a subtask reports the parent as taskId and the subtask as subtaskId (the path

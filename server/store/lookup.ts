@@ -35,7 +35,9 @@ export const findSubtask = (db: Db, orgId: number, taskId: number, subtaskId: nu
 };
 
 export const findSpace = (db: Db, orgId: number, spaceId: number): void => {
-  const row = db.prepare('SELECT 1 FROM spaces WHERE space_id = ? AND org_id = ? AND deleted = 0').get(spaceId, orgId);
+  const row = db
+    .prepare('SELECT 1 FROM spaces WHERE space_id = ? AND org_id = ? AND deleted = 0')
+    .get(spaceId, orgId);
   if (!row) throw notFound(`space ${spaceId}`);
 };
 
@@ -43,7 +45,9 @@ export const findSpace = (db: Db, orgId: number, spaceId: number): void => {
 export const findProject = (db: Db, orgId: number, spaceId: number, projectId: number): void => {
   findSpace(db, orgId, spaceId);
   const row = db
-    .prepare('SELECT 1 FROM projects WHERE project_id = ? AND space_id = ? AND org_id = ? AND deleted = 0')
+    .prepare(
+      'SELECT 1 FROM projects WHERE project_id = ? AND space_id = ? AND org_id = ? AND deleted = 0',
+    )
     .get(projectId, spaceId, orgId);
   if (!row) throw notFound(`project ${projectId} in space ${spaceId}`);
 };
@@ -53,9 +57,13 @@ export const findProject = (db: Db, orgId: number, spaceId: number, projectId: n
  * the task: its modifiedTime moves so that a delta pull hands it out again.
  */
 export const touchTask = (db: Db, taskId: number, userId: number, now: number): void => {
-  db.prepare('UPDATE tasks SET modified_time = MAX(modified_time + 1, ?), modified_by = ? WHERE task_id = ?').run(now, userId, taskId);
+  db.prepare(
+    'UPDATE tasks SET modified_time = MAX(modified_time + 1, ?), modified_by = ? WHERE task_id = ?',
+  ).run(now, userId, taskId);
 };
 
 export const touchProject = (db: Db, projectId: number, userId: number, now: number): void => {
-  db.prepare('UPDATE projects SET modified_time = MAX(modified_time + 1, ?), modified_by = ? WHERE project_id = ?').run(now, userId, projectId);
+  db.prepare(
+    'UPDATE projects SET modified_time = MAX(modified_time + 1, ?), modified_by = ? WHERE project_id = ?',
+  ).run(now, userId, projectId);
 };

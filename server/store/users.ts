@@ -33,7 +33,9 @@ export const userRefs = (db: Db, ids: Iterable<number>): Map<number, UserRef> =>
   for (let i = 0; i < unique.length; i += 500) {
     const chunk = unique.slice(i, i + 500);
     const rows = db
-      .prepare(`SELECT user_id, email, first_name, last_name, color, created_time FROM users WHERE user_id IN (${chunk.map(() => '?').join(',')})`)
+      .prepare(
+        `SELECT user_id, email, first_name, last_name, color, created_time FROM users WHERE user_id IN (${chunk.map(() => '?').join(',')})`,
+      )
       .all(...chunk) as UserRow[];
     for (const r of rows) out.set(r.user_id, toRef(r));
   }
@@ -41,21 +43,25 @@ export const userRefs = (db: Db, ids: Iterable<number>): Map<number, UserRef> =>
   return out;
 };
 
-export const userRef = (db: Db, id: number): UserRef => userRefs(db, [id]).get(id) ?? { userId: id };
+export const userRef = (db: Db, id: number): UserRef =>
+  userRefs(db, [id]).get(id) ?? { userId: id };
 
 /** Whether a user belongs to the org (owners, assignees and members must). */
 export const isOrgMember = (db: Db, orgId: number, userId: number): boolean =>
-  db.prepare('SELECT 1 FROM org_members WHERE org_id = ? AND user_id = ?').get(orgId, userId) !== undefined;
+  db.prepare('SELECT 1 FROM org_members WHERE org_id = ? AND user_id = ?').get(orgId, userId) !==
+  undefined;
 
 /** The user's reference with its org role, for sign-in answers. */
 export const userWithRole = (db: Db, userId: number, orgId?: number): UserRef => {
   const u = db
-    .prepare('SELECT user_id, email, first_name, last_name, color, created_time FROM users WHERE user_id = ?')
+    .prepare(
+      'SELECT user_id, email, first_name, last_name, color, created_time FROM users WHERE user_id = ?',
+    )
     .get(userId) as UserRow | undefined;
   if (!u) return { userId };
   if (orgId === undefined) return toRef(u);
-  const role = db.prepare('SELECT role_id, role_name FROM org_members WHERE org_id = ? AND user_id = ?').get(orgId, userId) as
-    | { role_id: number; role_name: string }
-    | undefined;
+  const role = db
+    .prepare('SELECT role_id, role_name FROM org_members WHERE org_id = ? AND user_id = ?')
+    .get(orgId, userId) as { role_id: number; role_name: string } | undefined;
   return toRef(u, role?.role_name, role?.role_id);
 };

@@ -21,7 +21,9 @@ export const fixturePassword = 'secret-password';
  * users, for tests. Route completeness is asserted by its own test, so a suite can run while
  * another route module is missing.
  */
-export const startTestServer = async (options: Partial<ServerOptions> = {}): Promise<TestServer> => {
+export const startTestServer = async (
+  options: Partial<ServerOptions> = {},
+): Promise<TestServer> => {
   const built = await buildApp({ dataDir: null, admin: true, ...options });
   const { deps } = built;
   const now = deps.clock.now();
@@ -29,7 +31,16 @@ export const startTestServer = async (options: Partial<ServerOptions> = {}): Pro
     const acme = createOrg(deps.db, 'Acme', now);
     const globex = createOrg(deps.db, 'Globex', now);
     const make = (first: string) =>
-      createUser(deps.db, { email: `${first.toLowerCase()}@example.com`, password: fixturePassword, firstName: first, lastName: 'Test' }, now);
+      createUser(
+        deps.db,
+        {
+          email: `${first.toLowerCase()}@example.com`,
+          password: fixturePassword,
+          firstName: first,
+          lastName: 'Test',
+        },
+        now,
+      );
     const alice = make('Alice');
     const bob = make('Bob');
     const carol = make('Carol');
@@ -42,7 +53,14 @@ export const startTestServer = async (options: Partial<ServerOptions> = {}): Pro
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const address = built.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}`, deps, built, ...fixture, password: fixturePassword, close: () => built.app.close() };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    deps,
+    built,
+    ...fixture,
+    password: fixturePassword,
+    close: () => built.app.close(),
+  };
 };
 
 /** Signs in over HTTP and returns the access token (raw fetch: independent of the client). */
