@@ -39,8 +39,21 @@ export const uploadRules = {
   maxFiles: 10,
   maxFileBytes: 25 * 1024 * 1024,
   allowedExtensions: [
-    'pdf', 'png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'txt', 'md', 'csv', 'json', 'docx',
-    'xlsx', 'pptx', 'zip',
+    'pdf',
+    'png',
+    'jpg',
+    'jpeg',
+    'gif',
+    'webp',
+    'svg',
+    'txt',
+    'md',
+    'csv',
+    'json',
+    'docx',
+    'xlsx',
+    'pptx',
+    'zip',
   ],
   field: 'files',
 } as const;
@@ -59,7 +72,11 @@ export const extensionOf = (fileName: string): string => {
 /** Checks the spec's upload rules before anything is sent (client) or stored (server). */
 export const checkUpload = (
   files: readonly { name: string; size: number }[],
-  rules: { maxFiles: number; maxFileBytes: number; allowedExtensions: readonly string[] } = uploadRules,
+  rules: {
+    maxFiles: number;
+    maxFileBytes: number;
+    allowedExtensions: readonly string[];
+  } = uploadRules,
 ): UploadRuleViolation[] => {
   const out: UploadRuleViolation[] = [];
   if (files.length === 0) out.push({ kind: 'no-files', message: 'no file was given' });

@@ -77,4 +77,3 @@ export const bulkPage = <T extends z.ZodType>(item: T) =>
     nextCursor: z.string().nullable(),
     serverTime: z.number().int(),
   });
-

@@ -23,7 +23,10 @@ type Scalar = z.infer<typeof scalar>;
 /** What a URL would carry: every value as text. */
 const asText = (input: Record<string, Scalar | Scalar[] | undefined>) =>
   Object.fromEntries(
-    Object.entries(input).map(([k, v]) => [k, Array.isArray(v) ? v.map(String) : v === undefined ? v : String(v)]),
+    Object.entries(input).map(([k, v]) => [
+      k,
+      Array.isArray(v) ? v.map(String) : v === undefined ? v : String(v),
+    ]),
   );
 
 /**
@@ -37,13 +40,20 @@ const listQuery = <F extends object>(
   sortProperties: readonly string[],
 ) => {
   const paging = makePagingQuerySchema(sortProperties);
-  const raw = Object.fromEntries(['page', 'size', 'sort', ...Object.keys(kinds)].map((k) => [k, rawParam]));
+  const raw = Object.fromEntries(
+    ['page', 'size', 'sort', ...Object.keys(kinds)].map((k) => [k, rawParam]),
+  );
   return z.object(raw).transform((given, ctx): PagingRequest & F => {
     const input = asText(given);
     const p = paging.safeParse(input);
     const f = filter.safeParse(input);
     for (const issue of [...(p.error?.issues ?? []), ...(f.error?.issues ?? [])])
-      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path, input: issue.input });
+      ctx.addIssue({
+        code: 'custom',
+        message: issue.message,
+        path: issue.path,
+        input: issue.input,
+      });
     if (!p.success || !f.success) return z.NEVER;
     return { ...f.data, ...p.data };
   });
@@ -51,7 +61,11 @@ const listQuery = <F extends object>(
 
 type RawParams<K extends string> = { [P in K]?: Scalar | Scalar[] };
 
-export const taskListQuery = listQuery<TaskFilter>(taskFilterKinds, taskFilterQuerySchema, taskSortProperties) as unknown as z.ZodType<
+export const taskListQuery = listQuery<TaskFilter>(
+  taskFilterKinds,
+  taskFilterQuerySchema,
+  taskSortProperties,
+) as unknown as z.ZodType<
   PagingRequest & TaskFilter,
   RawParams<'page' | 'size' | 'sort' | keyof TaskFilter>
 >;
@@ -61,7 +75,10 @@ export const projectListQuery = listQuery<ProjectFilter>(
   projectFilterKinds,
   projectFilterQuerySchema,
   projectSortProperties,
-) as unknown as z.ZodType<PagingRequest & ProjectFilter, RawParams<'page' | 'size' | 'sort' | keyof ProjectFilter>>;
+) as unknown as z.ZodType<
+  PagingRequest & ProjectFilter,
+  RawParams<'page' | 'size' | 'sort' | keyof ProjectFilter>
+>;
 export type ProjectListQuery = z.output<typeof projectListQuery>;
 
 const pagingOnly = { page: pageParamSchema, size: sizeParamSchema };
@@ -72,4 +89,7 @@ const booleanParam = z
   .union([z.boolean(), z.enum(['true', 'false'])])
   .transform((v) => v === true || v === 'true');
 
-export const notificationListQuery = z.object({ ...pagingOnly, unreadOnly: booleanParam.optional() });
+export const notificationListQuery = z.object({
+  ...pagingOnly,
+  unreadOnly: booleanParam.optional(),
+});

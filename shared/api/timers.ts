@@ -43,7 +43,10 @@ export type TimerUpdateRequest = z.infer<typeof timerUpdateRequest>;
 
 export const rangeTimerRequest = z
   .object({ startTime: epochMs, endTime: epochMs })
-  .refine((r) => r.endTime > r.startTime, { message: 'must be after startTime', path: ['endTime'] });
+  .refine((r) => r.endTime > r.startTime, {
+    message: 'must be after startTime',
+    path: ['endTime'],
+  });
 export type RangeTimerRequest = z.infer<typeof rangeTimerRequest>;
 
 export const manualTimerRequest = z

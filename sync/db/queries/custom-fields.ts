@@ -36,8 +36,9 @@ export const writeTaskFieldValues = (
   db: Sqlite,
   taskId: number,
   fields: readonly CustomField[],
+  existed = true,
 ): void => {
-  stmt(db, 'DELETE FROM custom_field_values WHERE task_id = ?').run(taskId);
+  if (existed) stmt(db, 'DELETE FROM custom_field_values WHERE task_id = ?').run(taskId);
   const insert = stmt(
     db,
     'INSERT OR REPLACE INTO custom_field_values (task_id, field_id, value, text, num) VALUES (?, ?, ?, ?, ?)',

@@ -1,4 +1,11 @@
-import type { Attachment, BulkTask, ChecklistItem, Task } from '../../../shared/api';
+import type {
+  Attachment,
+  BulkTask,
+  ChecklistItem,
+  CustomField,
+  Task,
+  UserRef,
+} from '../../../shared/api';
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
 import { bit, extraOf, toMs } from './convert';
@@ -71,8 +78,35 @@ export const isTaskComplete = (t: Pick<Task, 'status' | 'completedTime'>): boole
   (t.completedTime !== null && t.completedTime !== undefined) ||
   (t.status ?? '').toLowerCase() === 'done';
 
-/** Upserts one task row and replaces what it embeds (tags, owners, values, checklist, files). */
-export const writeTask = (db: Sqlite, t: Task | BulkTask): void => {
+/**
+ * What a page shares across its tasks (user references, custom field definitions) is
+ * written once per page, not once per task.
+ */
+export interface PageShared {
+  users: Map<number, UserRef>;
+  fields: Map<number, CustomField>;
+}
+
+export const newPageShared = (): PageShared => ({ users: new Map(), fields: new Map() });
+
+const collect = (shared: PageShared, refs: (UserRef | null | undefined)[]) => {
+  for (const r of refs) if (r && !shared.users.has(r.userId)) shared.users.set(r.userId, r);
+};
+
+export const flushPageShared = (db: Sqlite, shared: PageShared): void => {
+  upsertUsers(db, shared.users.values());
+  upsertFieldDefinitions(
+    db,
+    [...shared.fields.values()].filter((f) => f.fieldName !== undefined),
+  );
+};
+
+/**
+ * Upserts one task row and replaces what it embeds (tags, owners, values, checklist, files).
+ * Without `shared`, the users and definitions it names are written at once.
+ */
+export const writeTask = (db: Sqlite, t: Task | BulkTask, shared?: PageShared): void => {
+  const existed = stmt(db, 'SELECT 1 FROM tasks WHERE task_id = ?').get(t.taskId) !== undefined;
   stmt(
     db,
     `INSERT INTO tasks (task_id, space_id, project_id, parent_task_id, title, description, status, priority,
@@ -112,29 +146,36 @@ export const writeTask = (db: Sqlite, t: Task | BulkTask): void => {
     t.attachmentCount ?? 0,
     extraOf(t, taskKeys),
   );
-  stmt(db, 'DELETE FROM task_tags WHERE task_id = ?').run(t.taskId);
+  // A task met for the first time has nothing embedded yet: skip the deletes (bootstrap speed).
+  if (existed) {
+    stmt(db, 'DELETE FROM task_tags WHERE task_id = ?').run(t.taskId);
+    stmt(db, 'DELETE FROM task_owners WHERE task_id = ?').run(t.taskId);
+  }
   const tag = stmt(db, 'INSERT OR IGNORE INTO task_tags (task_id, name) VALUES (?, ?)');
   for (const name of t.tags ?? []) tag.run(t.taskId, name);
-  stmt(db, 'DELETE FROM task_owners WHERE task_id = ?').run(t.taskId);
   const owner = stmt(db, 'INSERT OR IGNORE INTO task_owners (task_id, user_id) VALUES (?, ?)');
   for (const o of t.owners ?? []) owner.run(t.taskId, o.userId);
-  upsertUsers(db, [t.createdBy, t.modifiedBy, ...(t.owners ?? [])]);
+  const page = shared ?? newPageShared();
+  collect(page, [t.createdBy, t.modifiedBy, ...(t.owners ?? [])]);
   if (t.customFields) {
-    upsertFieldDefinitions(db, t.customFields);
-    writeTaskFieldValues(db, t.taskId, t.customFields);
+    for (const f of t.customFields)
+      if (!page.fields.has(f.taskCustomFieldId)) page.fields.set(f.taskCustomFieldId, f);
+    writeTaskFieldValues(db, t.taskId, t.customFields, existed);
   }
   // A bulk item embeds its checklist and files; a plain TaskDto does not, and leaves them be.
   const { checklists, attachments } = t as BulkTask;
-  if (checklists) replaceChecklist(db, t.taskId, checklists);
-  if (attachments) replaceTaskAttachments(db, t.taskId, attachments);
+  if (checklists) replaceChecklist(db, t.taskId, checklists, existed);
+  if (attachments) replaceTaskAttachments(db, t.taskId, attachments, existed);
+  if (!shared) flushPageShared(db, page);
 };
 
 export const replaceChecklist = (
   db: Sqlite,
   taskId: number,
   items: readonly ChecklistItem[],
+  existed = true,
 ): void => {
-  stmt(db, 'DELETE FROM checklist_items WHERE task_id = ?').run(taskId);
+  if (existed) stmt(db, 'DELETE FROM checklist_items WHERE task_id = ?').run(taskId);
   for (const c of items) writeChecklistItem(db, taskId, c);
 };
 
@@ -161,8 +202,9 @@ export const replaceTaskAttachments = (
   db: Sqlite,
   taskId: number,
   items: readonly Attachment[],
+  existed = true,
 ): void => {
-  stmt(db, 'DELETE FROM attachments WHERE task_id = ?').run(taskId);
+  if (existed) stmt(db, 'DELETE FROM attachments WHERE task_id = ?').run(taskId);
   for (const a of items) writeAttachment(db, { taskId, projectId: null }, a);
 };
 
@@ -188,7 +230,7 @@ export const writeAttachment = (
     toMs(a.createdTime),
     extraOf(a, attachmentKeys),
   );
-  upsertUsers(db, [a.createdBy]);
+  if (a.createdBy) upsertUsers(db, [a.createdBy]);
 };
 
 /** Removes tasks, their subtasks and everything they embed (a tombstone, or a deleted parent). */
@@ -222,12 +264,14 @@ export const applyTaskItems = (
 ): { upserted: number; deleted: number } => {
   const tombstones: number[] = [];
   let upserted = 0;
+  const shared = newPageShared();
   for (const t of items) {
     if (t.deleted) tombstones.push(t.taskId);
     else {
-      writeTask(db, t);
+      writeTask(db, t, shared);
       upserted++;
     }
   }
+  flushPageShared(db, shared);
   return { upserted, deleted: deleteTasks(db, tombstones) };
 };

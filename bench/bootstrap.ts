@@ -1,0 +1,124 @@
+/**
+ * Bootstrap and delta pull of a large org against the reference server on loopback.
+ * Floor: the same pages already in memory as JSON text, parsed and written by the same store
+ * code, with no HTTP. `npm run bench:bootstrap -- [--tasks N]`
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { request } from 'undici';
+import { bulkPage, bulkTask, envelope } from '../shared/api';
+import { createApiClient, signIn } from '../sync/api';
+import { applyTaskItems } from '../sync/db/queries/tasks-write';
+import { Replica } from '../sync/db/replica';
+import { pullAll } from '../sync/engine/pull';
+import { printFigures, round, rssSampler, startServerProcess, tempDir } from './lib';
+
+const { values } = parseArgs({ options: { tasks: { type: 'string', default: '100000' } } });
+const taskCount = Number(values.tasks);
+const dir = tempDir('wt-bench-bootstrap-');
+
+process.stdout.write(`seeding the reference server with bench:${taskCount} …\n`);
+const server = await startServerProcess([
+  '--seed',
+  `bench:${taskCount}`,
+  '--data',
+  join(dir, 'server'),
+]);
+try {
+  const session = await signIn(server.url, 'demo@example.com', 'demo1234');
+  const client = createApiClient({ baseUrl: server.url, orgId: 1, session });
+
+  // Warm the connection and the code paths once, on a throwaway replica.
+  const warm = Replica.openFile(join(dir, 'warm.sqlite'));
+  await client.ops.bulkTasks({ query: { size: 500 } });
+  warm.close();
+
+  // 1. Bootstrap over HTTP.
+  const replica = Replica.openFile(join(dir, 'replica.sqlite'));
+  const rss = rssSampler();
+  const t0 = performance.now();
+  await pullAll(replica, client);
+  const bootstrapMs = performance.now() - t0;
+  const peakRss = rss.stop();
+  const tasks = (replica.db.prepare('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n;
+  process.stdout.write(
+    `bootstrap: ${tasks} tasks in ${round(bootstrapMs / 1000)} s, peak RSS ${round(peakRss)} MB\n`,
+  );
+
+  // 2. Floor: the same pages as text in memory, then parse + validate + write, no HTTP.
+  const schema = envelope(bulkPage(bulkTask));
+  const pages: string[] = [];
+  let cursor: string | null = null;
+  const token = await session.accessToken('bulkTasks');
+  do {
+    const url = new URL('/v1/bulk/tasks', server.url);
+    url.searchParams.set('size', '1000');
+    if (cursor) url.searchParams.set('cursor', cursor);
+    const res = await request(url, {
+      headers: { authorization: `Bearer ${token}`, 'x-org-id': '1' },
+    });
+    const text = await res.body.text();
+    pages.push(text);
+    cursor = (JSON.parse(text) as { data: { nextCursor: string | null } }).data.nextCursor;
+  } while (cursor);
+  const floorReplica = Replica.openFile(join(dir, 'floor.sqlite'));
+  const t1 = performance.now();
+  for (const text of pages) {
+    const page = schema.parse(JSON.parse(text));
+    floorReplica.transaction(() => applyTaskItems(floorReplica.db, page.data.items));
+  }
+  const floorMs = performance.now() - t1;
+  floorReplica.close();
+  process.stdout.write(`floor (parse + write, no HTTP): ${round(floorMs / 1000)} s\n`);
+
+  // 3. Delta of 1,000 changed tasks on the full replica.
+  const ids = (
+    replica.db
+      .prepare(
+        'SELECT task_id FROM tasks WHERE project_id IS NOT NULL AND parent_task_id IS NULL ORDER BY task_id LIMIT 1000',
+      )
+      .all() as { task_id: number }[]
+  ).map((r) => r.task_id);
+  const rows = replica.db.prepare(
+    'SELECT task_id, space_id, project_id, title, status, priority FROM tasks WHERE task_id = ?',
+  );
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++] as number;
+      const r = rows.get(id) as {
+        task_id: number;
+        space_id: number;
+        project_id: number;
+        title: string;
+        status: string;
+        priority: string;
+      };
+      await client.ops.updateProjectTask({
+        path: { spaceId: r.space_id, projectId: r.project_id, taskId: r.task_id },
+        body: { taskTitle: `${r.title} (edited)`, status: r.status, priority: r.priority },
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  const t2 = performance.now();
+  const delta = await pullAll(replica, client);
+  const deltaMs = performance.now() - t2;
+  const deltaTasks = delta.streams.find((s) => s.stream === 'tasks')?.upserted ?? 0;
+  process.stdout.write(`delta: ${deltaTasks} tasks in ${round(deltaMs)} ms\n`);
+  replica.close();
+  await client.close();
+
+  printFigures({
+    tasks,
+    bootstrap_s: round(bootstrapMs / 1000, 3),
+    tasks_per_s: Math.round(tasks / (bootstrapMs / 1000)),
+    floor_s: round(floorMs / 1000, 3),
+    floor_ratio: round(bootstrapMs / floorMs),
+    delta_1k_ms: Math.round(deltaMs),
+    delta_tasks: deltaTasks,
+    peak_rss_mb: Math.round(peakRss),
+  });
+} finally {
+  await server.stop();
+}

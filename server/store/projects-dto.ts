@@ -1,0 +1,299 @@
+import type { Contact, Project, UserRef } from '../../shared/api';
+import type { Db } from '../db/open';
+import { customFieldDto, loadFieldCatalog } from './custom-fields';
+import { IN_IDS, idsParam, stmt } from './statements';
+import { iso } from './time';
+import { userRefs } from './users';
+
+/** A row of `projects`, as every project query selects it (PROJECT_COLUMNS, aliased `p`). */
+export interface ProjectRow {
+  project_id: number;
+  org_id: number;
+  space_id: number;
+  project_name: string;
+  description: string;
+  start_date: number | null;
+  due_date: number | null;
+  completion: number;
+  is_public: number;
+  archived: number;
+  status_id: number | null;
+  priority_id: number | null;
+  health_id: number | null;
+  contact_id: number | null;
+  completed: number;
+  completed_time: number | null;
+  created_by: number;
+  modified_by: number;
+  created_time: number;
+  modified_time: number;
+  deleted: number;
+  deleted_time: number | null;
+  deleted_by: number | null;
+}
+
+export const PROJECT_COLUMNS = [
+  'project_id',
+  'org_id',
+  'space_id',
+  'project_name',
+  'description',
+  'start_date',
+  'due_date',
+  'completion',
+  'is_public',
+  'archived',
+  'status_id',
+  'priority_id',
+  'health_id',
+  'contact_id',
+  'completed',
+  'completed_time',
+  'created_by',
+  'modified_by',
+  'created_time',
+  'modified_time',
+  'deleted',
+  'deleted_time',
+  'deleted_by',
+]
+  .map((c) => `p.${c}`)
+  .join(', ');
+
+export const loadProjectRow = (db: Db, projectId: number): ProjectRow | undefined =>
+  stmt(db, `SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.project_id = ?`).get(projectId) as
+    | ProjectRow
+    | undefined;
+
+interface StatusRow {
+  status_id: number;
+  org_id: number;
+  name: string;
+  color: string;
+  category: string;
+  is_default: number;
+  created_time: number;
+}
+interface LabelRow {
+  id: number;
+  org_id: number;
+  label: string;
+  color: string;
+  is_default: number;
+  is_primary: number;
+}
+
+const byId = <T>(rows: T[], id: (r: T) => number): Map<number, T> =>
+  new Map(rows.map((r) => [id(r), r]));
+
+const group = <T>(rows: T[], key: (r: T) => number): Map<number, T[]> => {
+  const out = new Map<number, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
+};
+
+/**
+ * The stored contact (JSON of the spec's contact object) with its identity forced from the
+ * row, so a body missing them still fits the contract. A body that is not an object is no
+ * contact at all.
+ */
+const contactDto = (orgId: number, contactId: number, body: string): Contact | null => {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+    return { ...(parsed as Record<string, unknown>), tenantId: orgId, contactId } as Contact;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Project DTOs for a page of rows, in order, with a fixed number of queries. `completed` is
+ * the stored flag (status category COMPLETED); `overdue` is computed at read time.
+ */
+export const projectDtos = (db: Db, rows: readonly ProjectRow[], now: number): Project[] => {
+  const first = rows[0];
+  if (!first) return [];
+  const orgId = first.org_id;
+  const ids = idsParam(rows.map((r) => r.project_id));
+  const statuses = byId(
+    stmt(
+      db,
+      'SELECT status_id, org_id, name, color, category, is_default, created_time FROM project_statuses WHERE org_id = ?',
+    ).all(orgId) as StatusRow[],
+    (r) => r.status_id,
+  );
+  const labels = (table: string, idColumn: string) =>
+    byId(
+      stmt(
+        db,
+        `SELECT ${idColumn} AS id, org_id, label, color, is_default, is_primary FROM ${table} WHERE org_id = ?`,
+      ).all(orgId) as LabelRow[],
+      (r) => r.id,
+    );
+  const priorities = labels('project_priorities', 'priority_id');
+  const health = labels('project_health', 'health_id');
+  const tags = group(
+    stmt(
+      db,
+      `SELECT project_tag_id, project_id, name, color, created_by FROM project_tags WHERE project_id IN ${IN_IDS} ORDER BY project_tag_id`,
+    ).all(ids) as {
+      project_tag_id: number;
+      project_id: number;
+      name: string;
+      color: string;
+      created_by: number;
+    }[],
+    (r) => r.project_id,
+  );
+  const members = group(
+    stmt(
+      db,
+      `SELECT project_member_id, project_id, user_id, invited_by, role_id, role_name FROM project_members WHERE project_id IN ${IN_IDS} ORDER BY project_member_id`,
+    ).all(ids) as {
+      project_member_id: number;
+      project_id: number;
+      user_id: number;
+      invited_by: number | null;
+      role_id: number;
+      role_name: string;
+    }[],
+    (r) => r.project_id,
+  );
+  const contactIds = rows.map((r) => r.contact_id).filter((c): c is number => c !== null);
+  const contacts = byId(
+    contactIds.length === 0
+      ? []
+      : (stmt(db, `SELECT contact_id, body FROM contacts WHERE contact_id IN ${IN_IDS}`).all(
+          idsParam(contactIds),
+        ) as {
+          contact_id: number;
+          body: string;
+        }[]),
+    (r) => r.contact_id,
+  );
+  const spaceNames = byId(
+    stmt(db, `SELECT space_id, space_name FROM spaces WHERE space_id IN ${IN_IDS}`).all(
+      idsParam(new Set(rows.map((r) => r.space_id))),
+    ) as { space_id: number; space_name: string }[],
+    (r) => r.space_id,
+  );
+  const catalog = loadFieldCatalog(
+    db,
+    orgId,
+    rows.map((r) => r.space_id),
+    rows.map((r) => r.project_id),
+  );
+
+  const userIds: number[] = catalog.userIds();
+  for (const r of rows) {
+    userIds.push(r.created_by, r.modified_by);
+    if (r.deleted_by !== null) userIds.push(r.deleted_by);
+    for (const m of members.get(r.project_id) ?? []) {
+      userIds.push(m.user_id);
+      if (m.invited_by !== null) userIds.push(m.invited_by);
+    }
+  }
+  const users = userRefs(db, userIds);
+  const ref = (id: number): UserRef => users.get(id) ?? { userId: id };
+
+  return rows.map((r): Project => {
+    const status = r.status_id === null ? undefined : statuses.get(r.status_id);
+    const priority = r.priority_id === null ? undefined : priorities.get(r.priority_id);
+    const h = r.health_id === null ? undefined : health.get(r.health_id);
+    const contact = r.contact_id === null ? undefined : contacts.get(r.contact_id);
+    const complete = r.completed === 1;
+    return {
+      tenantId: r.org_id,
+      spaceId: r.space_id,
+      projectId: r.project_id,
+      contact: contact ? contactDto(r.org_id, contact.contact_id, contact.body) : null,
+      projectName: r.project_name,
+      description: r.description,
+      startDate: iso(r.start_date),
+      dueDate: iso(r.due_date),
+      completion: r.completion,
+      deleted: r.deleted === 1,
+      public: r.is_public === 1,
+      overdue: r.due_date !== null && r.due_date < now && !complete,
+      archived: r.archived === 1,
+      createdTime: iso(r.created_time),
+      modifiedTime: iso(r.modified_time),
+      deletedTime: iso(r.deleted_time),
+      completedTime: iso(r.completed_time),
+      createdBy: ref(r.created_by),
+      modifiedBy: ref(r.modified_by),
+      deletedBy: r.deleted_by === null ? null : ref(r.deleted_by),
+      projectStatus: status
+        ? {
+            tenantId: status.org_id,
+            projectStatusId: status.status_id,
+            projectStatusName: status.name,
+            color: status.color,
+            projectStatusCategory: status.category,
+            createdTime: iso(status.created_time),
+            modifiedTime: iso(status.created_time),
+            createdBy: null,
+            modifiedBy: null,
+            default: status.is_default === 1,
+          }
+        : null,
+      projectPriority: priority
+        ? {
+            tenantId: priority.org_id,
+            projectPriorityId: priority.id,
+            priorityLabel: priority.label,
+            color: priority.color,
+            createdBy: null,
+            modifiedBy: null,
+            default: priority.is_default === 1,
+            primary: priority.is_primary === 1,
+          }
+        : null,
+      projectHealth: h
+        ? {
+            tenantId: h.org_id,
+            projectHealthId: h.id,
+            healthLabel: h.label,
+            color: h.color,
+            createdBy: null,
+            modifiedBy: null,
+            default: h.is_default === 1,
+            primary: h.is_primary === 1,
+          }
+        : null,
+      projectTags: (tags.get(r.project_id) ?? []).map((t) => ({
+        tenantId: r.org_id,
+        projectTagId: t.project_tag_id,
+        tagName: t.name,
+        color: t.color,
+        createdBy: t.created_by,
+        modifiedBy: t.created_by,
+      })),
+      projectMembers: (members.get(r.project_id) ?? []).map((m) => ({
+        projectMemberId: m.project_member_id,
+        projectId: m.project_id,
+        user: ref(m.user_id),
+        invitedBy: m.invited_by === null ? null : ref(m.invited_by),
+        role: { projectRoleId: m.role_id, projectRoleName: m.role_name },
+      })),
+      projectMail: null,
+      spaceName: spaceNames.get(r.space_id)?.space_name ?? null,
+      customFields: catalog
+        .forScope({ spaceId: r.space_id, projectId: r.project_id })
+        .map((def) => customFieldDto(def, catalog, users, [])),
+    };
+  });
+};
+
+export const projectDtoById = (db: Db, projectId: number, now: number): Project => {
+  const row = loadProjectRow(db, projectId);
+  const [dto] = row ? projectDtos(db, [row], now) : [];
+  if (!dto) throw new Error(`project ${projectId} vanished inside its own transaction`);
+  return dto;
+};
