@@ -1,7 +1,7 @@
 import { hashPassword } from '../auth/passwords';
 import type { ServerDeps } from '../deps';
-import { createRng } from './demo';
 import { addOrgMember, createOrg, createUser } from './fixtures';
+import { createRng } from './rng';
 
 /**
  * The bench data set (`--seed bench:N`): one org with N tasks, built for volume rather than

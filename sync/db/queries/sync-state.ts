@@ -50,16 +50,14 @@ export const writeStreamState = (db: Sqlite, s: StreamState, now: number): void 
         updated_at: now,
       })
       .onConflict((oc) =>
-        oc
-          .column('stream')
-          .doUpdateSet({
-            phase: s.phase,
-            cursor: s.cursor,
-            pull_since: s.pullSince,
-            server_time: s.serverTime,
-            items_done: s.itemsDone,
-            updated_at: now,
-          }),
+        oc.column('stream').doUpdateSet({
+          phase: s.phase,
+          cursor: s.cursor,
+          pull_since: s.pullSince,
+          server_time: s.serverTime,
+          items_done: s.itemsDone,
+          updated_at: now,
+        }),
       ),
   );
 };
