@@ -1,4 +1,5 @@
 import * as m0001 from './0001-replica';
+import * as m0002 from './0002-read-indexes';
 
 /**
  * Numbered, append-only: never edit a migration that has shipped; add the next one. The
@@ -7,6 +8,7 @@ import * as m0001 from './0001-replica';
  */
 export const migrations: readonly { name: string; up: string }[] = [
   { name: '0001-replica', up: m0001.up },
+  { name: '0002-read-indexes', up: m0002.up },
 ];
 
 export { serverDataTables } from './0001-replica';

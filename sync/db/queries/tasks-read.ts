@@ -1,0 +1,362 @@
+/**
+ * Tasks read back from the replica as the server's TaskDto, and the task lists with the
+ * server's exact semantics (shared/filters: the same compiler, the same shape of tables).
+ *
+ * What the DTO is made of
+ * - columns of `tasks`, dates back to ISO via `toIso`; `extra` (fields this version does not
+ *   model) is spread first, so every modelled field wins over a stale copy in it;
+ * - tags and owners from their tables, in the server's order (name, user id);
+ * - user refs from `users.ref` (a bare `{userId}` when the user is unknown);
+ * - customFields: the definitions that apply (its space's space-level ones, then its
+ *   project's, ordered like the server), each with this task's value or an empty fieldValue;
+ * - `overdue` computed against the caller's clock like the server: due before now, not complete;
+ * - `deleted: false, deletedTime: null`: the replica keeps live tasks only (tombstones delete).
+ *
+ * A page of DTOs costs a fixed number of queries (rows, tags, owners, users, definitions,
+ * values), never one per task; id lists are bound as one JSON array (`json_each`), so the SQL
+ * text does not change with the number of ids and its prepared statement is reused.
+ */
+import type Database from 'better-sqlite3';
+import type { CustomField, Task, UserRef } from '../../../shared/api';
+import {
+  compileOrderBy,
+  compileTaskFilter,
+  type Page,
+  type PagingRequest,
+  pageOf,
+  pageWindow,
+  type SqlFragment,
+  type TaskFilter,
+  type TaskSqlShape,
+  taskSortColumns,
+} from '../../../shared/filters';
+import { stmt } from '../kysely';
+import type { Sqlite } from '../open';
+import type { CustomFieldsTable, TasksTable, UsersTable } from '../types';
+import { parseExtra, toIso } from './convert';
+
+// ---- small helpers shared by the read modules -------------------------------------------
+
+/** An id list as one bound parameter: `x IN (SELECT value FROM json_each(?))`. */
+export const idsJson = (ids: Iterable<number | null | undefined>): string =>
+  JSON.stringify([...new Set([...ids].filter((v): v is number => typeof v === 'number'))]);
+
+export const IN_JSON = '(SELECT value FROM json_each(?))';
+
+/**
+ * Statements whose text depends on the user's filter (compiled lists): cached like `stmt`,
+ * but bounded, because every distinct filter structure is a distinct text and a long session
+ * must not grow the cache without limit.
+ */
+const DYNAMIC_CACHE_SIZE = 64;
+type Statement = Database.Statement<unknown[]>;
+const dynamicCache = new WeakMap<Sqlite, Map<string, Statement>>();
+export const dynamicStmt = (db: Sqlite, sql: string): Statement => {
+  let byDb = dynamicCache.get(db);
+  if (!byDb) {
+    byDb = new Map();
+    dynamicCache.set(db, byDb);
+  }
+  let s = byDb.get(sql);
+  if (s)
+    byDb.delete(sql); // re-inserted below: most recently used last
+  else s = db.prepare<unknown[]>(sql);
+  byDb.set(sql, s);
+  if (byDb.size > DYNAMIC_CACHE_SIZE) {
+    const oldest = byDb.keys().next().value;
+    if (oldest !== undefined) byDb.delete(oldest);
+  }
+  return s;
+};
+
+/** User refs as the server last sent them; an id never seen reads as `{userId}`. */
+export const loadUserRefs = (
+  db: Sqlite,
+  ids: Iterable<number | null | undefined>,
+): Map<number, UserRef> => {
+  const rows = stmt(db, `SELECT user_id, ref FROM users WHERE user_id IN ${IN_JSON}`).all(
+    idsJson(ids),
+  ) as Pick<UsersTable, 'user_id' | 'ref'>[];
+  return new Map(rows.map((r) => [r.user_id, JSON.parse(r.ref) as UserRef]));
+};
+
+export const refOf = (users: ReadonlyMap<number, UserRef>, id: number | null): UserRef | null =>
+  id === null ? null : (users.get(id) ?? { userId: id });
+
+/** Parses a JSON column that the writers filled from a server object. */
+export const jsonOr = <T>(text: string | null, fallback: T): T =>
+  text === null ? fallback : (JSON.parse(text) as T);
+
+export interface FieldDefinition {
+  fieldId: number;
+  spaceId: number | null;
+  projectId: number | null;
+  /** The definition as the server sent it, without fieldValue. */
+  definition: Record<string, unknown>;
+}
+
+/**
+ * Definitions of the given spaces (space-level: project_id NULL) and projects, in the
+ * server's order: space-level first, then by `order`, then by id.
+ */
+export const loadFieldDefinitions = (
+  db: Sqlite,
+  spaceIds: Iterable<number | null>,
+  projectIds: Iterable<number | null>,
+): FieldDefinition[] => {
+  const rows = stmt(
+    db,
+    `SELECT field_id, space_id, project_id, definition FROM custom_fields
+     WHERE (project_id IS NULL AND space_id IN ${IN_JSON}) OR project_id IN ${IN_JSON}
+     ORDER BY project_id IS NOT NULL, sort_order, field_id`,
+  ).all(idsJson(spaceIds), idsJson(projectIds)) as Pick<
+    CustomFieldsTable,
+    'field_id' | 'space_id' | 'project_id' | 'definition'
+  >[];
+  return rows.map((r) => ({
+    fieldId: r.field_id,
+    spaceId: r.space_id,
+    projectId: r.project_id,
+    definition: JSON.parse(r.definition) as Record<string, unknown>,
+  }));
+};
+
+/** The definitions that apply to an item in a space / project (the server's `forScope`). */
+export const fieldsForScope = (
+  defs: readonly FieldDefinition[],
+  spaceId: number | null,
+  projectId: number | null,
+): FieldDefinition[] =>
+  defs.filter((d) =>
+    d.projectId === null ? spaceId !== null && d.spaceId === spaceId : d.projectId === projectId,
+  );
+
+export const fieldDto = (
+  d: FieldDefinition,
+  fieldValue: { taskId: number; value: unknown }[],
+): CustomField => ({ ...d.definition, fieldValue }) as CustomField;
+
+// ---- task DTOs ----------------------------------------------------------------------------
+
+export type TaskRow = TasksTable;
+
+const TASK_COLUMN_NAMES = [
+  'task_id',
+  'space_id',
+  'project_id',
+  'parent_task_id',
+  'title',
+  'description',
+  'status',
+  'priority',
+  'start_date',
+  'due_date',
+  'completion',
+  'completed',
+  'completed_time',
+  'created_by',
+  'modified_by',
+  'created_time',
+  'modified_time',
+  'subtask_count',
+  'checklist_count',
+  'checklist_completed_count',
+  'attachment_count',
+  'extra',
+] as const satisfies readonly (keyof TasksTable)[];
+
+/** Every column of `tasks`, for a FROM clause aliasing it `t`. */
+export const TASK_COLUMNS = TASK_COLUMN_NAMES.map((c) => `t.${c}`).join(', ');
+
+const group = <K, V>(rows: readonly { k: K; v: V }[]): Map<K, V[]> => {
+  const out = new Map<K, V[]>();
+  for (const { k, v } of rows) {
+    const list = out.get(k);
+    if (list) list.push(v);
+    else out.set(k, [v]);
+  }
+  return out;
+};
+
+/** `overdue` of the contract and of the server: a due date before now, not complete. */
+export const isOverdue = (dueDate: number | null, completed: number, nowMs: number): boolean =>
+  dueDate !== null && dueDate < nowMs && completed === 0;
+
+/** DTOs of rows already read (a list page), in the rows' order. */
+export const taskDtos = (db: Sqlite, rows: readonly TaskRow[], nowMs: number): Task[] => {
+  if (rows.length === 0) return [];
+  const ids = idsJson(rows.map((r) => r.task_id));
+  const tags = group(
+    stmt(
+      db,
+      `SELECT task_id AS k, name AS v FROM task_tags WHERE task_id IN ${IN_JSON} ORDER BY task_id, name`,
+    ).all(ids) as { k: number; v: string }[],
+  );
+  const owners = group(
+    stmt(
+      db,
+      `SELECT task_id AS k, user_id AS v FROM task_owners WHERE task_id IN ${IN_JSON} ORDER BY task_id, user_id`,
+    ).all(ids) as { k: number; v: number }[],
+  );
+  const defs = loadFieldDefinitions(
+    db,
+    rows.map((r) => r.space_id),
+    rows.map((r) => r.project_id),
+  );
+  const values = new Map<number, Map<number, unknown>>();
+  if (defs.length > 0) {
+    const valueRows = stmt(
+      db,
+      `SELECT task_id, field_id, value FROM custom_field_values WHERE task_id IN ${IN_JSON}`,
+    ).all(ids) as { task_id: number; field_id: number; value: string }[];
+    for (const v of valueRows) {
+      const byField = values.get(v.task_id) ?? new Map<number, unknown>();
+      values.set(v.task_id, byField);
+      byField.set(v.field_id, JSON.parse(v.value) as unknown);
+    }
+  }
+  const userIds: (number | null)[] = [];
+  for (const r of rows) userIds.push(r.created_by, r.modified_by, ...(owners.get(r.task_id) ?? []));
+  const users = loadUserRefs(db, userIds);
+
+  return rows.map((r): Task => {
+    const own = values.get(r.task_id);
+    return {
+      ...parseExtra(r.extra),
+      taskId: r.task_id,
+      spaceId: r.space_id,
+      projectId: r.project_id,
+      parentTaskId: r.parent_task_id,
+      taskTitle: r.title,
+      description: r.description,
+      status: r.status,
+      priority: r.priority,
+      tags: tags.get(r.task_id) ?? [],
+      owners: (owners.get(r.task_id) ?? []).map((id) => refOf(users, id) as UserRef),
+      startDate: toIso(r.start_date),
+      dueDate: toIso(r.due_date),
+      completion: r.completion,
+      completedTime: toIso(r.completed_time),
+      overdue: isOverdue(r.due_date, r.completed, nowMs),
+      createdBy: refOf(users, r.created_by),
+      modifiedBy: refOf(users, r.modified_by),
+      createdTime: toIso(r.created_time),
+      modifiedTime: toIso(r.modified_time),
+      deleted: false,
+      deletedTime: null,
+      customFields: fieldsForScope(defs, r.space_id, r.project_id).map((d) =>
+        fieldDto(d, own?.has(d.fieldId) ? [{ taskId: r.task_id, value: own.get(d.fieldId) }] : []),
+      ),
+      subtaskCount: r.subtask_count,
+      checklistCount: r.checklist_count,
+      checklistCompletedCount: r.checklist_completed_count,
+      attachmentCount: r.attachment_count,
+    };
+  });
+};
+
+/** The tasks with these ids, in the order of `ids`; ids the replica does not hold are skipped. */
+export const readTasks = (db: Sqlite, ids: readonly number[], nowMs: number): Task[] => {
+  if (ids.length === 0) return [];
+  const rows = stmt(db, `SELECT ${TASK_COLUMNS} FROM tasks t WHERE t.task_id IN ${IN_JSON}`).all(
+    idsJson(ids),
+  ) as TaskRow[];
+  const byId = new Map(rows.map((r) => [r.task_id, r]));
+  const ordered = [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+  return taskDtos(db, ordered, nowMs);
+};
+
+export const readTask = (db: Sqlite, taskId: number, nowMs: number): Task | null =>
+  readTasks(db, [taskId], nowMs)[0] ?? null;
+
+// ---- lists ---------------------------------------------------------------------------------
+
+/** Which list: the server's list operations, plus every task of the replica. */
+export type TaskScope =
+  | { kind: 'personal'; userId: number }
+  | { kind: 'subtasks'; parentTaskId: number }
+  | { kind: 'project'; projectId: number }
+  | { kind: 'all' };
+
+/**
+ * The scope as SQL over `tasks t`, word for word the server's (minus org and `deleted`: the
+ * replica is one org's live rows). Personal: GET /v1/tasks, top-level tasks in no project that
+ * the user created or owns. Project: its top-level tasks. Subtasks: any task under the parent.
+ */
+export const taskScopeSql = (scope: TaskScope): SqlFragment => {
+  switch (scope.kind) {
+    case 'personal':
+      return {
+        sql: `t.project_id IS NULL AND t.parent_task_id IS NULL AND (t.created_by = ? OR EXISTS (SELECT 1 FROM task_owners o WHERE o.task_id = t.task_id AND o.user_id = ?))`,
+        params: [scope.userId, scope.userId],
+      };
+    case 'subtasks':
+      return { sql: 't.parent_task_id = ?', params: [scope.parentTaskId] };
+    case 'project':
+      return { sql: 't.project_id = ? AND t.parent_task_id IS NULL', params: [scope.projectId] };
+    case 'all':
+      return { sql: '1', params: [] };
+  }
+};
+
+/** The replica's tables as the shared filter compiler sees them (columns of 0001). */
+export const replicaTaskShape: TaskSqlShape = {
+  alias: 't',
+  columns: {
+    id: 'task_id',
+    title: 'title',
+    status: 'status',
+    priority: 'priority',
+    createdBy: 'created_by',
+    startDate: 'start_date',
+    dueDate: 'due_date',
+    createdTime: 'created_time',
+    modifiedTime: 'modified_time',
+    completed: 'completed',
+    completion: 'completion',
+  },
+  tags: { table: 'task_tags', taskId: 'task_id', name: 'name' },
+  owners: { table: 'task_owners', taskId: 'task_id', userId: 'user_id' },
+  customFields: { table: 'custom_fields', id: 'field_id', name: 'name', type: 'field_type' },
+  customValues: {
+    table: 'custom_field_values',
+    taskId: 'task_id',
+    fieldId: 'field_id',
+    text: 'text',
+    num: 'num',
+  },
+};
+const sortColumns = taskSortColumns(replicaTaskShape);
+
+/** `scope AND filter` as one WHERE expression over `tasks t`. */
+export const taskWhere = (scope: TaskScope, filter: TaskFilter, nowMs: number): SqlFragment => {
+  const s = taskScopeSql(scope);
+  const f = compileTaskFilter(filter, replicaTaskShape, nowMs);
+  return { sql: `(${s.sql}) AND (${f.sql})`, params: [...s.params, ...f.params] };
+};
+
+/**
+ * One page of a task list, as the server answers it: scope AND the filters, the validated
+ * sort with the id as the final tie-breaker, Spring's page object with the total count.
+ */
+export const listTasks = (
+  db: Sqlite,
+  scope: TaskScope,
+  query: PagingRequest & TaskFilter,
+  nowMs: number,
+): Page<Task> => {
+  const where = taskWhere(scope, query, nowMs);
+  const { n } = dynamicStmt(db, `SELECT COUNT(*) AS n FROM tasks t WHERE ${where.sql}`).get(
+    ...where.params,
+  ) as { n: number };
+  const { limit, offset } = pageWindow(query.page, query.size);
+  const orderBy = compileOrderBy(query.sort, sortColumns, sortColumns.taskId);
+  const rows =
+    offset >= n
+      ? []
+      : (dynamicStmt(
+          db,
+          `SELECT ${TASK_COLUMNS} FROM tasks t WHERE ${where.sql} ${orderBy} LIMIT ? OFFSET ?`,
+        ).all(...where.params, limit, offset) as TaskRow[]);
+  return pageOf(taskDtos(db, rows, nowMs), n, query.page, query.size);
+};
