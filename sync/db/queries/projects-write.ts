@@ -37,21 +37,18 @@ const projectKeys = new Set([
   'customFields',
 ]);
 const spaceKeys = new Set([
-  'tenantId',
   'spaceId',
   'spaceName',
   'description',
   'color',
   'spaceType',
   'createdBy',
-  'modifiedBy',
   'deletedBy',
   'createdTime',
   'modifiedTime',
   'deletedTime',
   'deleted',
   'archived',
-  'projectAdminMatch',
   'spaceMembers',
   'customFields',
 ]);

@@ -502,10 +502,10 @@ export const seedReplica = (r: Replica): void => {
 
 /** Fields the writers drop (no column, not kept in `extra`): a read cannot give them back. */
 export const LOST_ON_WRITE = {
-  task: ['tenantId'],
-  space: ['tenantId', 'modifiedBy', 'projectAdminMatch'],
+  task: [],
+  space: [],
   spaceMember: ['invitedBy', 'spaceRole.spaceRoleId'],
-  attachment: ['completedBytes', 'totalSize'],
+  attachment: [],
 } as const;
 
 /** `obj` without the given paths ("a" or "a.b"). */

@@ -14,7 +14,6 @@ import { upsertUsers } from './users';
 
 const taskKeys = new Set([
   'taskId',
-  'tenantId',
   'spaceId',
   'projectId',
   'parentTaskId',
@@ -66,8 +65,6 @@ const attachmentKeys = new Set([
   'projectId',
   'createdBy',
   'createdTime',
-  'completedBytes',
-  'totalSize',
 ]);
 
 /**
