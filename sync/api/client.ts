@@ -47,6 +47,8 @@ export interface ApiClient {
     args: OperationArgs<'createProjectTask'>,
     options?: ResolveOptions,
   ): Promise<Task>;
+  /** Response bytes received by the pool this client uses (shared with its siblings). */
+  bytesReceived(): number;
   /** A client for another organization, sharing the session and the pool. */
   forOrg(orgId: number): ApiClient;
   /** Ends the pool shared by this client, its `forOrg` siblings and (by default) the session. */
@@ -119,6 +121,7 @@ const makeClient = (ctx: CallContext, session: Session, orgId: number): ApiClien
     createProjectTaskResolved: (args, resolveOptions) =>
       createProjectTaskResolved(client, args, resolveOptions),
     forOrg: (other) => makeClient(ctx, session, checkOrgId(other)),
+    bytesReceived: () => ctx.http.bytesReceived(),
     close: () => ctx.http.close(),
   };
   return client;

@@ -70,6 +70,8 @@ export interface HttpResponse {
 export interface Http {
   readonly timeouts: Timeouts;
   send(request: HttpRequest): Promise<HttpResponse>;
+  /** Response body bytes received through this pool so far (progress bars). */
+  bytesReceived(): number;
   /** Ends the pool; calls in flight finish first. Idempotent. */
   close(): Promise<void>;
 }
@@ -110,6 +112,7 @@ export const createHttp = (options: HttpOptions = {}): Http => {
       keepAliveMaxTimeout: 10 * 60_000,
     });
   let closing: Promise<void> | undefined;
+  let received = 0;
 
   const send = async (req: HttpRequest): Promise<HttpResponse> => {
     const signal = combineSignals(req.signal, req.timeouts?.totalMs);
@@ -134,6 +137,7 @@ export const createHttp = (options: HttpOptions = {}): Http => {
       for await (const chunk of res.body) {
         const bytes = chunk as Uint8Array;
         size += bytes.byteLength;
+        received += bytes.byteLength;
         if (size > maxBytes) {
           res.body.destroy();
           throw badResponse(
@@ -161,5 +165,5 @@ export const createHttp = (options: HttpOptions = {}): Http => {
     return closing;
   };
 
-  return { timeouts, send, close };
+  return { timeouts, send, close, bytesReceived: () => received };
 };

@@ -22,7 +22,8 @@ export interface BulkStreamOptions {
   pageSize?: number;
   writeBudgetMs?: number;
   now?: () => number;
-  bytes?: { count: number };
+  /** Response bytes received so far in this pull. */
+  bytes?: () => number;
 }
 
 const fetchPage = (
@@ -78,7 +79,7 @@ export const pullBulkStream = async (
       mode,
       itemsDone: state.itemsDone,
       total: null,
-      bytes: options.bytes?.count ?? 0,
+      bytes: options.bytes?.() ?? 0,
       done,
     });
 

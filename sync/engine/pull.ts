@@ -1,3 +1,4 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Notification } from '../../shared/api';
 import { type ApiClient, isApiClientError } from '../api';
 import { replaceActiveTimers, replaceNotifications } from '../db/queries/activity-write';
@@ -48,7 +49,7 @@ const pullSmallStreams = async (
   replica: Replica,
   client: ApiClient,
   options: PullOptions,
-  bytes: { count: number },
+  bytes: () => number,
 ): Promise<StreamResult[]> => {
   const now = options.now ?? Date.now;
   const check = () => {
@@ -80,7 +81,7 @@ const pullSmallStreams = async (
     mode,
     itemsDone: spaces.length,
     total: spaces.length,
-    bytes: bytes.count,
+    bytes: bytes(),
     done: true,
   });
   return results;
@@ -90,7 +91,7 @@ const pullActivity = async (
   replica: Replica,
   client: ApiClient,
   options: PullOptions,
-  bytes: { count: number },
+  bytes: () => number,
 ): Promise<StreamResult[]> => {
   const now = options.now ?? Date.now;
   const limit = options.notificationLimit ?? 500;
@@ -109,7 +110,7 @@ const pullActivity = async (
       mode,
       itemsDone: notifications.length,
       total: Math.min(total, limit),
-      bytes: bytes.count,
+      bytes: bytes(),
       done: false,
     });
     if (p.last || p.content.length === 0) break;
@@ -150,7 +151,7 @@ const pullActivity = async (
     mode,
     itemsDone: notifications.length,
     total: Math.min(total, limit),
-    bytes: bytes.count,
+    bytes: bytes(),
     done: true,
   });
   options.onProgress?.({
@@ -158,7 +159,7 @@ const pullActivity = async (
     mode,
     itemsDone: timers.length,
     total: timers.length,
-    bytes: bytes.count,
+    bytes: bytes(),
     done: true,
   });
   return [
@@ -172,7 +173,8 @@ const pullOnce = async (
   client: ApiClient,
   options: PullOptions,
 ): Promise<StreamResult[]> => {
-  const bytes = { count: 0 };
+  const start = client.bytesReceived();
+  const bytes = () => client.bytesReceived() - start;
   const bulk: BulkStreamOptions = {
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
@@ -213,7 +215,25 @@ export const pullAll = async (
     rebootstrapped = true;
     streams = await pullOnce(replica, client, options);
   }
+  if (streams.some((s) => s.stream === 'tasks' && s.mode === 'bootstrap'))
+    await compactSearchIndex(replica);
   return { streams, rebootstrapped, durationMs: performance.now() - started };
+};
+
+/**
+ * A bootstrap leaves the full-text index in many small segments, which slows searches.
+ * Merge them a bounded step at a time, yielding between steps, so no step blocks for long.
+ */
+export const compactSearchIndex = async (replica: Replica, maxSteps = 200): Promise<void> => {
+  const merge = replica.db.prepare("INSERT INTO tasks_fts(tasks_fts, rank) VALUES ('merge', 64)");
+  const changes = replica.db.prepare('SELECT total_changes() AS n');
+  for (let step = 0; step < maxSteps; step++) {
+    const before = (changes.get() as { n: number }).n;
+    merge.run();
+    // FTS5: a merge step that found nothing to do changes (almost) nothing.
+    if ((changes.get() as { n: number }).n - before < 2) return;
+    await yieldToLoop();
+  }
 };
 
 /** Two pulls never run at once: a second request joins the one in flight. */
