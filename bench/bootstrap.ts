@@ -4,6 +4,7 @@
  * code, with no HTTP. `npm run bench:bootstrap -- [--tasks N]`
  */
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { bulkPage, bulkTask, envelope } from '../shared/api';
@@ -36,9 +37,14 @@ try {
   // 1. Bootstrap over HTTP.
   const replica = Replica.openFile(join(dir, 'replica.sqlite'));
   const rss = rssSampler();
+  // The longest the event loop was blocked during the bootstrap (the target is ~50 ms).
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   const t0 = performance.now();
   await pullAll(replica, client);
   const bootstrapMs = performance.now() - t0;
+  loop.disable();
+  const maxBlockMs = loop.max / 1e6;
   const peakRss = rss.stop();
   const tasks = (replica.db.prepare('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n;
   process.stdout.write(
@@ -118,6 +124,7 @@ try {
     delta_1k_ms: Math.round(deltaMs),
     delta_tasks: deltaTasks,
     peak_rss_mb: Math.round(peakRss),
+    max_block_ms: Math.round(maxBlockMs),
   });
 } finally {
   await server.stop();

@@ -30,7 +30,8 @@ const makeVersion1 = (file: string) => {
   db.exec(first.up);
   db.pragma('user_version = 1');
   db.transaction(() => {
-    replaceSpaces(db, [spaceDto(10, 'Product', [1, 2, 3])]);
+    // Members are left out: today's writer stores a column (0003) that version 1 did not have.
+    replaceSpaces(db, [spaceDto(10, 'Product', [])]);
     applyProjectItems(db, projectSpecs.filter((p) => p.projectId < 110).map(projectDto));
     applyTaskItems(db, bulkItems());
   })();

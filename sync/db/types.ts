@@ -33,6 +33,7 @@ export interface SpaceMembersTable {
   role_name: string | null;
   joined: number;
   hidden: number;
+  extra: string | null;
 }
 
 export interface ProjectsTable {

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import type { ApiClient } from '../../sync/api';
+import { readProjects } from '../../sync/db/queries/projects-read';
+import { readSpaces } from '../../sync/db/queries/spaces-read';
 import { readStreamState, writeStreamState } from '../../sync/db/queries/sync-state';
+import { readTasks } from '../../sync/db/queries/tasks-read';
 import { Replica } from '../../sync/db/replica';
 import { PullCancelledError, type PullProgress } from '../../sync/engine/progress';
 import { Puller, pullAll, requestRebootstrap } from '../../sync/engine/pull';
@@ -63,6 +66,38 @@ describe('bootstrap', () => {
       .get() as { n: number };
     expect(unread.n).toBeGreaterThan(0);
     expect(readStreamState(replica.db, 'tasks')?.phase).toBe('done');
+    replica.close();
+  });
+
+  it('reads back every task exactly as the server answers it, field for field', async () => {
+    const replica = freshReplica();
+    await pullAll(replica, client);
+    const ids = (
+      replica.db.prepare('SELECT task_id FROM tasks ORDER BY task_id').all() as {
+        task_id: number;
+      }[]
+    ).map((r) => r.task_id);
+    const now = server.deps.clock.now();
+    const local = readTasks(replica.db, ids, now);
+    const remote = await Promise.all(
+      ids.map((taskId) => client.ops.getTaskById({ path: { taskId } })),
+    );
+    expect(local).toEqual(remote);
+    const projects = readProjects(
+      replica.db,
+      (
+        replica.db.prepare('SELECT project_id FROM projects ORDER BY project_id').all() as {
+          project_id: number;
+        }[]
+      ).map((r) => r.project_id),
+      now,
+    );
+    expect(projects.length).toBeGreaterThan(0);
+    for (const p of projects)
+      expect(p).toEqual(
+        await client.ops.getProjectById({ path: { spaceId: p.spaceId, projectId: p.projectId } }),
+      );
+    expect(readSpaces(replica.db)).toEqual(await client.ops.getAllSpaces());
     replica.close();
   });
 

@@ -53,6 +53,8 @@ const spaceKeys = new Set([
   'customFields',
 ]);
 
+const spaceMemberKeys = new Set(['spaceMemberId', 'spaceId', 'user', 'joined', 'hidden']);
+
 /** The contract: a project is complete when its status's category says so. */
 export const isProjectComplete = (p: Project): boolean =>
   (p.projectStatus?.projectStatusCategory ?? '').toUpperCase() === 'COMPLETED' ||
@@ -197,18 +199,22 @@ export const replaceSpaces = (
       extraOf(s, spaceKeys),
     );
     stmt(db, 'DELETE FROM space_members WHERE space_id = ?').run(s.spaceId);
-    const member = stmt(
-      db,
-      'INSERT OR REPLACE INTO space_members (space_member_id, space_id, user_id, role_name, joined, hidden) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    for (const m of s.spaceMembers ?? [])
-      member.run(
+    const members = s.spaceMembers ?? [];
+    const member = () =>
+      stmt(
+        db,
+        'INSERT OR REPLACE INTO space_members (space_member_id, space_id, user_id, role_name, joined, hidden, extra) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+    for (const m of members)
+      member().run(
         m.spaceMemberId,
         s.spaceId,
         m.user?.userId ?? null,
         m.spaceRole?.spaceRoleName ?? null,
         bit(m.joined ?? true),
         bit(m.hidden),
+        // The whole role (its id too) and invitedBy ride along in extra.
+        extraOf(m, spaceMemberKeys),
       );
     upsertUsers(db, [s.createdBy, s.modifiedBy, ...(s.spaceMembers ?? []).map((m) => m.user)]);
     if (s.customFields) upsertFieldDefinitions(db, s.customFields);

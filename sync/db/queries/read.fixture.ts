@@ -504,7 +504,7 @@ export const seedReplica = (r: Replica): void => {
 export const LOST_ON_WRITE = {
   task: [],
   space: [],
-  spaceMember: ['invitedBy', 'spaceRole.spaceRoleId'],
+  spaceMember: [],
   attachment: [],
 } as const;
 

@@ -46,7 +46,7 @@ export const readSpaces = (db: Sqlite, ids?: readonly number[]): Space[] => {
   const spaceIds = idsJson(rows.map((r) => r.space_id));
   const members = stmt(
     db,
-    `SELECT space_member_id, space_id, user_id, role_name, joined, hidden FROM space_members
+    `SELECT space_member_id, space_id, user_id, role_name, joined, hidden, extra FROM space_members
      WHERE space_id IN ${IN_JSON} ORDER BY space_member_id`,
   ).all(spaceIds) as SpaceMembersTable[];
   const defs = loadFieldDefinitions(
@@ -78,10 +78,11 @@ export const readSpaces = (db: Sqlite, ids?: readonly number[]): Space[] => {
         .filter((m) => m.space_id === r.space_id)
         .map(
           (m): SpaceMember => ({
+            spaceRole: m.role_name === null ? null : { spaceRoleName: m.role_name },
+            ...parseExtra(m.extra),
             spaceMemberId: m.space_member_id,
             spaceId: m.space_id,
             user: refOf(users, m.user_id),
-            spaceRole: m.role_name === null ? null : { spaceRoleName: m.role_name },
             joined: m.joined === 1,
             hidden: m.hidden === 1,
           }),
