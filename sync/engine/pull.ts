@@ -3,7 +3,12 @@ import type { Notification } from '../../shared/api';
 import { type ApiClient, isApiClientError } from '../api';
 import { replaceActiveTimers, replaceNotifications } from '../db/queries/activity-write';
 import { replaceSpaces } from '../db/queries/projects-write';
-import { writeStreamState } from '../db/queries/sync-state';
+import {
+  catchUpSearchIndex,
+  deferSearchIndex,
+  searchIndexPending,
+} from '../db/queries/search-index';
+import { readStreamState, writeStreamState } from '../db/queries/sync-state';
 import type { Replica } from '../db/replica';
 import { type BulkStreamOptions, pullBulkStream } from './bulk-stream';
 import {
@@ -185,7 +190,10 @@ const pullOnce = async (
   const results = await pullSmallStreams(replica, client, options, bytes);
   // Projects before tasks: a task's project is known when the task lands.
   results.push(await pullBulkStream(replica, client, 'projects', bulk));
+  // A first fill writes faster without keeping the search index; it is caught up after.
+  if (readStreamState(replica.db, 'tasks') === null) deferSearchIndex(replica.db);
   results.push(await pullBulkStream(replica, client, 'tasks', bulk));
+  if (searchIndexPending(replica.db)) await catchUpSearchIndex(replica.db);
   results.push(...(await pullActivity(replica, client, options, bytes)));
   return results;
 };

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import type { ApiClient } from '../../sync/api';
 import { readProjects } from '../../sync/db/queries/projects-read';
+import { searchTasks } from '../../sync/db/queries/search';
+import { searchIndexPending } from '../../sync/db/queries/search-index';
 import { readSpaces } from '../../sync/db/queries/spaces-read';
 import { readStreamState, writeStreamState } from '../../sync/db/queries/sync-state';
 import { readTasks } from '../../sync/db/queries/tasks-read';
@@ -66,6 +68,18 @@ describe('bootstrap', () => {
       .get() as { n: number };
     expect(unread.n).toBeGreaterThan(0);
     expect(readStreamState(replica.db, 'tasks')?.phase).toBe('done');
+    // The search index, deferred during the fill, is complete and sound afterwards.
+    expect(searchIndexPending(replica.db)).toBe(false);
+    const some = replica.db
+      .prepare('SELECT task_id, title FROM tasks ORDER BY task_id DESC LIMIT 1')
+      .get() as { task_id: number; title: string };
+    const word = some.title.split(/\s+/).find((w) => w.length > 3) ?? some.title;
+    expect(searchTasks(replica.db, word, { limit: 500 }).map((h) => h.taskId)).toContain(
+      some.task_id,
+    );
+    replica.db
+      .prepare("INSERT INTO tasks_fts(tasks_fts, rank) VALUES ('integrity-check', 1)")
+      .run();
     replica.close();
   });
 
