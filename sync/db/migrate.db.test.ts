@@ -21,20 +21,43 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A replica file as version 1 of the app left it: schema 0001 only, with rows in it. */
+/**
+ * A replica file as version 1 of the app left it: schema 0001 only, with rows in it. The rows
+ * are written by today's writers into a current replica, then copied column by column into
+ * the version-1 tables (so the fixture does not break with every new column).
+ */
 const makeVersion1 = (file: string) => {
+  const current = Replica.openFile(join(dir, 'current.sqlite'));
+  current.transaction(() => {
+    replaceSpaces(current.db, [spaceDto(10, 'Product', [1, 2, 3])]);
+    applyProjectItems(current.db, projectSpecs.filter((p) => p.projectId < 110).map(projectDto));
+    applyTaskItems(current.db, bulkItems());
+  });
+  current.close();
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   const first = migrations[0];
   if (!first) throw new Error('no migration 0001');
   db.exec(first.up);
   db.pragma('user_version = 1');
+  db.exec(`ATTACH DATABASE '${join(dir, 'current.sqlite')}' AS cur`);
+  const tables = (
+    db
+      .prepare(
+        "SELECT name FROM main.sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'tasks_fts%'",
+      )
+      .all() as { name: string }[]
+  ).map((t) => t.name);
   db.transaction(() => {
-    // Members are left out: today's writer stores a column (0003) that version 1 did not have.
-    replaceSpaces(db, [spaceDto(10, 'Product', [])]);
-    applyProjectItems(db, projectSpecs.filter((p) => p.projectId < 110).map(projectDto));
-    applyTaskItems(db, bulkItems());
+    for (const table of tables) {
+      const cols = (db.prepare(`PRAGMA main.table_info(${table})`).all() as { name: string }[])
+        .map((c) => c.name)
+        .join(', ');
+      db.exec(`INSERT INTO main.${table} (${cols}) SELECT ${cols} FROM cur.${table}`);
+    }
+    db.exec("INSERT INTO tasks_fts(tasks_fts) VALUES ('rebuild')");
   })();
+  db.exec('DETACH DATABASE cur');
   const counts = (table: string) =>
     (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
   const before = Object.fromEntries(
@@ -42,6 +65,8 @@ const makeVersion1 = (file: string) => {
       'tasks',
       'projects',
       'spaces',
+      'space_members',
+      'task_owners',
       'checklist_items',
       'attachments',
       'custom_field_values',

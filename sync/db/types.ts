@@ -115,6 +115,9 @@ export interface TaskTagsTable {
 export interface TaskOwnersTable {
   task_id: number;
   user_id: number;
+  /** The task's, copied for the "my tasks" index (0005). */
+  due_date: number | null;
+  completed: number;
 }
 
 export interface CustomFieldValuesTable {

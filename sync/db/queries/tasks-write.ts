@@ -150,8 +150,13 @@ export const writeTask = (db: Sqlite, t: Task | BulkTask, shared?: PageShared): 
   }
   const tag = stmt(db, 'INSERT OR IGNORE INTO task_tags (task_id, name) VALUES (?, ?)');
   for (const name of t.tags ?? []) tag.run(t.taskId, name);
-  const owner = stmt(db, 'INSERT OR IGNORE INTO task_owners (task_id, user_id) VALUES (?, ?)');
-  for (const o of t.owners ?? []) owner.run(t.taskId, o.userId);
+  const owner = stmt(
+    db,
+    'INSERT OR IGNORE INTO task_owners (task_id, user_id, due_date, completed) VALUES (?, ?, ?, ?)',
+  );
+  const due = toMs(t.dueDate);
+  const done = bit(isTaskComplete(t));
+  for (const o of t.owners ?? []) owner.run(t.taskId, o.userId, due, done);
   const page = shared ?? newPageShared();
   collect(page, [t.createdBy, t.modifiedBy, ...(t.owners ?? [])]);
   if (t.customFields) {

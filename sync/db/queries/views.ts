@@ -246,9 +246,8 @@ export interface MyTasks {
 /**
  * Open tasks (any level) the user owns, by due date then id. The buckets do not overlap and
  * `overdue` agrees with each task's own `overdue` flag: a task due at 09:00 today is overdue
- * at 10:00. Ids and due dates come from two narrow indexes (owners, then tasks_open_due of
- * 0002, forced: the planner prefers the wide row by primary key, ~2x slower); DTOs are built
- * only for the returned ones (`limit` per bucket, default 20).
+ * at 10:00. Counts and the first `limit` ids of each bucket come from range scans of one
+ * index on the owner rows (0005); DTOs are built only for the returned ones.
  */
 export const myTasks = (
   db: Sqlite,
@@ -259,38 +258,34 @@ export const myTasks = (
   const limit = opts.limit ?? 20;
   const endOfToday = Math.floor(nowMs / DAY_MS) * DAY_MS + DAY_MS;
   const endOfUpcoming = endOfToday + 7 * DAY_MS;
-  const rows = stmt(
-    db,
-    `SELECT t.task_id AS id, t.due_date AS due
-     FROM task_owners o JOIN tasks t INDEXED BY tasks_open_due ON t.task_id = o.task_id
-     WHERE o.user_id = ? AND t.completed = 0 AND t.due_date < ?
-     ORDER BY t.due_date, t.task_id`,
-  ).all(userId, endOfUpcoming) as { id: number; due: number }[];
-  const buckets = { overdue: [] as number[], today: [] as number[], upcoming: [] as number[] };
-  for (const r of rows) {
-    const bucket = r.due < nowMs ? 'overdue' : r.due < endOfToday ? 'today' : 'upcoming';
-    buckets[bucket].push(r.id);
+  const range =
+    '\n     FROM task_owners INDEXED BY task_owners_due\n     WHERE user_id = ? AND completed = 0 AND due_date >= ? AND due_date < ?';
+  const count = stmt(db, `SELECT COUNT(*) AS n ${range}`);
+  const ids = stmt(db, `SELECT task_id AS id ${range} ORDER BY due_date, task_id LIMIT ?`);
+  // Overdue: everything due before now (a NULL due date never is).
+  const bounds = {
+    overdue: [Number.MIN_SAFE_INTEGER, nowMs],
+    today: [nowMs, endOfToday],
+    upcoming: [endOfToday, endOfUpcoming],
+  } as const;
+  const shown = {} as Record<keyof typeof bounds, number[]>;
+  const counts = {} as MyTasks['counts'];
+  for (const key of ['overdue', 'today', 'upcoming'] as const) {
+    const [from, to] = bounds[key];
+    counts[key] = (count.get(userId, from, to) as { n: number }).n;
+    shown[key] = (ids.all(userId, from, to, limit) as { id: number }[]).map((r) => r.id);
   }
-  const shown = {
-    overdue: buckets.overdue.slice(0, limit),
-    today: buckets.today.slice(0, limit),
-    upcoming: buckets.upcoming.slice(0, limit),
-  };
   const tasks = new Map(
     readTasks(db, [...shown.overdue, ...shown.today, ...shown.upcoming], nowMs).map((t) => [
       t.taskId,
       t,
     ]),
   );
-  const pick = (ids: number[]) => ids.flatMap((id) => tasks.get(id) ?? []);
+  const pick = (list: number[]) => list.flatMap((id) => tasks.get(id) ?? []);
   return {
     overdue: pick(shown.overdue),
     today: pick(shown.today),
     upcoming: pick(shown.upcoming),
-    counts: {
-      overdue: buckets.overdue.length,
-      today: buckets.today.length,
-      upcoming: buckets.upcoming.length,
-    },
+    counts,
   };
 };
