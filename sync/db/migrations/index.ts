@@ -3,6 +3,7 @@ import * as m0002 from './0002-read-indexes';
 import * as m0003 from './0003-space-member-extra';
 import * as m0004 from './0004-deferred-search-index';
 import * as m0005 from './0005-owner-due';
+import * as m0006 from './0006-drop-unused-indexes';
 
 /**
  * Numbered, append-only: never edit a migration that has shipped; add the next one. The
@@ -15,6 +16,7 @@ export const migrations: readonly { name: string; up: string }[] = [
   { name: '0003-space-member-extra', up: m0003.up },
   { name: '0004-deferred-search-index', up: m0004.up },
   { name: '0005-owner-due', up: m0005.up },
+  { name: '0006-drop-unused-indexes', up: m0006.up },
 ];
 
 export { serverDataTables } from './0001-replica';
