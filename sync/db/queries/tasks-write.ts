@@ -6,10 +6,11 @@ import type {
   Task,
   UserRef,
 } from '../../../shared/api';
+import { customValueColumns } from '../../../shared/filters';
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
 import { bit, extraOf, toMs } from './convert';
-import { upsertFieldDefinitions, writeTaskFieldValues } from './custom-fields';
+import { upsertFieldDefinitions } from './custom-fields';
 import { upsertUsers } from './users';
 
 const taskKeys = new Set([
@@ -98,78 +99,149 @@ export const flushPageShared = (db: Sqlite, shared: PageShared): void => {
   );
 };
 
-/**
- * Upserts one task row and replaces what it embeds (tags, owners, values, checklist, files).
- * Without `shared`, the users and definitions it names are written at once.
- */
-export const writeTask = (db: Sqlite, t: Task | BulkTask, shared?: PageShared): void => {
-  const existed = stmt(db, 'SELECT 1 FROM tasks WHERE task_id = ?').get(t.taskId) !== undefined;
-  stmt(
-    db,
-    `INSERT INTO tasks (task_id, space_id, project_id, parent_task_id, title, description, status, priority,
-       start_date, due_date, completion, completed, completed_time, created_by, modified_by, created_time,
-       modified_time, subtask_count, checklist_count, checklist_completed_count, attachment_count, extra)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT(task_id) DO UPDATE SET space_id = excluded.space_id, project_id = excluded.project_id,
-       parent_task_id = excluded.parent_task_id, title = excluded.title, description = excluded.description,
-       status = excluded.status, priority = excluded.priority, start_date = excluded.start_date,
-       due_date = excluded.due_date, completion = excluded.completion, completed = excluded.completed,
-       completed_time = excluded.completed_time, created_by = excluded.created_by, modified_by = excluded.modified_by,
-       created_time = excluded.created_time, modified_time = excluded.modified_time,
-       subtask_count = excluded.subtask_count, checklist_count = excluded.checklist_count,
-       checklist_completed_count = excluded.checklist_completed_count, attachment_count = excluded.attachment_count,
-       extra = excluded.extra`,
-  ).run(
-    t.taskId,
-    t.spaceId ?? null,
-    t.projectId ?? null,
-    t.parentTaskId ?? null,
-    t.taskTitle,
-    t.description ?? null,
-    t.status ?? null,
-    t.priority ?? null,
-    toMs(t.startDate),
-    toMs(t.dueDate),
-    t.completion ?? null,
-    bit(isTaskComplete(t)),
-    toMs(t.completedTime),
-    t.createdBy?.userId ?? null,
-    t.modifiedBy?.userId ?? null,
-    toMs(t.createdTime),
-    toMs(t.modifiedTime),
-    t.subtaskCount ?? 0,
-    t.checklistCount ?? 0,
-    t.checklistCompletedCount ?? 0,
-    t.attachmentCount ?? 0,
-    extraOf(t, taskKeys),
-  );
-  // A task met for the first time has nothing embedded yet: skip the deletes (bootstrap speed).
-  if (existed) {
-    stmt(db, 'DELETE FROM task_tags WHERE task_id = ?').run(t.taskId);
-    stmt(db, 'DELETE FROM task_owners WHERE task_id = ?').run(t.taskId);
-  }
-  const tag = stmt(db, 'INSERT OR IGNORE INTO task_tags (task_id, name) VALUES (?, ?)');
-  for (const name of t.tags ?? []) tag.run(t.taskId, name);
-  const owner = stmt(
-    db,
-    'INSERT OR IGNORE INTO task_owners (task_id, user_id, due_date, completed) VALUES (?, ?, ?, ?)',
-  );
-  const due = toMs(t.dueDate);
-  const done = bit(isTaskComplete(t));
-  for (const o of t.owners ?? []) owner.run(t.taskId, o.userId, due, done);
-  const page = shared ?? newPageShared();
-  collect(page, [t.createdBy, t.modifiedBy, ...(t.owners ?? [])]);
-  if (t.customFields) {
-    for (const f of t.customFields)
-      if (!page.fields.has(f.taskCustomFieldId)) page.fields.set(f.taskCustomFieldId, f);
-    writeTaskFieldValues(db, t.taskId, t.customFields, existed);
-  }
-  // A bulk item embeds its checklist and files; a plain TaskDto does not, and leaves them be.
-  const { checklists, attachments } = t as BulkTask;
-  if (checklists) replaceChecklist(db, t.taskId, checklists, existed);
-  if (attachments) replaceTaskAttachments(db, t.taskId, attachments, existed);
-  if (!shared) flushPageShared(db, page);
+/** Rows handed to SQLite as one JSON array per table and statement (see writeTasks). */
+const jsonRows = (db: Sqlite, sql: string, rows: unknown[][]): void => {
+  if (rows.length > 0) stmt(db, sql).run(JSON.stringify(rows));
 };
+
+const columnsOf = (n: number) => Array.from({ length: n }, (_, i) => `value ->> ${i}`).join(', ');
+const fromRows = (n: number) => `SELECT ${columnsOf(n)} FROM json_each(?)`;
+const IN_IDS = '(SELECT value FROM json_each(?))';
+
+const upsertTasksSql = `INSERT INTO tasks (task_id, space_id, project_id, parent_task_id, title, description, status,
+    priority, start_date, due_date, completion, completed, completed_time, created_by, modified_by, created_time,
+    modified_time, subtask_count, checklist_count, checklist_completed_count, attachment_count, extra)
+  ${fromRows(22)} WHERE true
+  ON CONFLICT(task_id) DO UPDATE SET space_id = excluded.space_id, project_id = excluded.project_id,
+    parent_task_id = excluded.parent_task_id, title = excluded.title, description = excluded.description,
+    status = excluded.status, priority = excluded.priority, start_date = excluded.start_date,
+    due_date = excluded.due_date, completion = excluded.completion, completed = excluded.completed,
+    completed_time = excluded.completed_time, created_by = excluded.created_by, modified_by = excluded.modified_by,
+    created_time = excluded.created_time, modified_time = excluded.modified_time,
+    subtask_count = excluded.subtask_count, checklist_count = excluded.checklist_count,
+    checklist_completed_count = excluded.checklist_completed_count, attachment_count = excluded.attachment_count,
+    extra = excluded.extra`;
+
+/**
+ * Upserts tasks and replaces what each embeds (tags, owners, values, checklist, files). Every
+ * table gets one statement for the whole batch, its rows passed as one JSON array that SQLite
+ * unpacks with json_each: a page of a thousand tasks costs a dozen statements, not ten
+ * thousand. A plain TaskDto leaves checklist and files as they are; a task without
+ * customFields leaves its values.
+ */
+export const writeTasks = (db: Sqlite, items: readonly (Task | BulkTask)[]): void => {
+  if (items.length === 0) return;
+  const shared = newPageShared();
+  const ids: number[] = [];
+  const withFields: number[] = [];
+  const withChecklists: number[] = [];
+  const withAttachments: number[] = [];
+  const tasks: unknown[][] = [];
+  const tags: unknown[][] = [];
+  const owners: unknown[][] = [];
+  const values: unknown[][] = [];
+  const checklist: unknown[][] = [];
+  const files: unknown[][] = [];
+  for (const t of items) {
+    const id = t.taskId;
+    const due = toMs(t.dueDate);
+    const done = bit(isTaskComplete(t));
+    ids.push(id);
+    tasks.push([
+      id,
+      t.spaceId ?? null,
+      t.projectId ?? null,
+      t.parentTaskId ?? null,
+      t.taskTitle,
+      t.description ?? null,
+      t.status ?? null,
+      t.priority ?? null,
+      toMs(t.startDate),
+      due,
+      t.completion ?? null,
+      done,
+      toMs(t.completedTime),
+      t.createdBy?.userId ?? null,
+      t.modifiedBy?.userId ?? null,
+      toMs(t.createdTime),
+      toMs(t.modifiedTime),
+      t.subtaskCount ?? 0,
+      t.checklistCount ?? 0,
+      t.checklistCompletedCount ?? 0,
+      t.attachmentCount ?? 0,
+      extraOf(t, taskKeys),
+    ]);
+    for (const name of t.tags ?? []) tags.push([id, name]);
+    for (const o of t.owners ?? []) owners.push([id, o.userId, due, done]);
+    collect(shared, [t.createdBy, t.modifiedBy, ...(t.owners ?? [])]);
+    if (t.customFields) {
+      withFields.push(id);
+      for (const f of t.customFields) {
+        if (!shared.fields.has(f.taskCustomFieldId)) shared.fields.set(f.taskCustomFieldId, f);
+        for (const v of f.fieldValue ?? []) {
+          if (v.taskId !== id || v.value === null || v.value === undefined) continue;
+          const cols = customValueColumns(f.fieldType, v.value, f.customFieldOption ?? []);
+          values.push([id, f.taskCustomFieldId, JSON.stringify(v.value), cols.text, cols.num]);
+        }
+      }
+    }
+    // A bulk item embeds its checklist and files; a plain TaskDto does not.
+    const { checklists, attachments } = t as BulkTask;
+    if (checklists) {
+      withChecklists.push(id);
+      for (const c of checklists)
+        checklist.push([
+          c.checklistId,
+          id,
+          c.name,
+          bit(c.completed),
+          c.assigneeId ?? null,
+          c.position,
+          toMs(c.createdTime),
+          toMs(c.modifiedTime),
+          extraOf(c, checklistKeys),
+        ]);
+    }
+    if (attachments) {
+      withAttachments.push(id);
+      for (const a of attachments) {
+        files.push(attachmentRow(a, id, null));
+        collect(shared, [a.createdBy]);
+      }
+    }
+  }
+  const idsOf = (list: number[]) => JSON.stringify(list);
+  stmt(db, `DELETE FROM task_tags WHERE task_id IN ${IN_IDS}`).run(idsOf(ids));
+  stmt(db, `DELETE FROM task_owners WHERE task_id IN ${IN_IDS}`).run(idsOf(ids));
+  if (withFields.length)
+    stmt(db, `DELETE FROM custom_field_values WHERE task_id IN ${IN_IDS}`).run(idsOf(withFields));
+  if (withChecklists.length)
+    stmt(db, `DELETE FROM checklist_items WHERE task_id IN ${IN_IDS}`).run(idsOf(withChecklists));
+  if (withAttachments.length)
+    stmt(db, `DELETE FROM attachments WHERE task_id IN ${IN_IDS}`).run(idsOf(withAttachments));
+  jsonRows(db, upsertTasksSql, tasks);
+  jsonRows(db, `INSERT OR IGNORE INTO task_tags (task_id, name) ${fromRows(2)}`, tags);
+  jsonRows(
+    db,
+    `INSERT OR IGNORE INTO task_owners (task_id, user_id, due_date, completed) ${fromRows(4)}`,
+    owners,
+  );
+  jsonRows(
+    db,
+    `INSERT OR REPLACE INTO custom_field_values (task_id, field_id, value, text, num) ${fromRows(5)}`,
+    values,
+  );
+  jsonRows(
+    db,
+    `INSERT OR REPLACE INTO checklist_items (checklist_id, task_id, name, completed, assignee_id, position, created_time, modified_time, extra) ${fromRows(9)}`,
+    checklist,
+  );
+  jsonRows(db, `INSERT OR REPLACE INTO attachments (${attachmentColumns}) ${fromRows(11)}`, files);
+  flushPageShared(db, shared);
+};
+
+/** One task: the same path as a page of one. */
+export const writeTask = (db: Sqlite, t: Task | BulkTask): void => writeTasks(db, [t]);
 
 export const replaceChecklist = (
   db: Sqlite,
@@ -210,6 +282,27 @@ export const replaceTaskAttachments = (
   for (const a of items) writeAttachment(db, { taskId, projectId: null }, a);
 };
 
+const attachmentColumns =
+  'attachment_id, task_id, project_id, file_name, extension, content_type, size, download_url, created_by, created_time, extra';
+
+const attachmentRow = (
+  a: Attachment,
+  taskId: number | null,
+  projectId: number | null,
+): unknown[] => [
+  a.attachmentId,
+  taskId,
+  projectId,
+  a.fileName,
+  a.extension ?? null,
+  a.contentType ?? null,
+  a.size ?? null,
+  a.downloadUrl ?? null,
+  a.createdBy?.userId ?? null,
+  toMs(a.createdTime),
+  extraOf(a, attachmentKeys),
+];
+
 export const writeAttachment = (
   db: Sqlite,
   on: { taskId: number | null; projectId: number | null },
@@ -217,21 +310,8 @@ export const writeAttachment = (
 ): void => {
   stmt(
     db,
-    `INSERT OR REPLACE INTO attachments (attachment_id, task_id, project_id, file_name, extension, content_type, size, download_url, created_by, created_time, extra)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    a.attachmentId,
-    on.taskId,
-    on.projectId,
-    a.fileName,
-    a.extension ?? null,
-    a.contentType ?? null,
-    a.size ?? null,
-    a.downloadUrl ?? null,
-    a.createdBy?.userId ?? null,
-    toMs(a.createdTime),
-    extraOf(a, attachmentKeys),
-  );
+    `INSERT OR REPLACE INTO attachments (${attachmentColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(...attachmentRow(a, on.taskId, on.projectId));
   if (a.createdBy) upsertUsers(db, [a.createdBy]);
 };
 
@@ -264,16 +344,13 @@ export const applyTaskItems = (
   db: Sqlite,
   items: readonly BulkTask[],
 ): { upserted: number; deleted: number } => {
-  const tombstones: number[] = [];
-  let upserted = 0;
-  const shared = newPageShared();
-  for (const t of items) {
-    if (t.deleted) tombstones.push(t.taskId);
-    else {
-      writeTask(db, t, shared);
-      upserted++;
-    }
-  }
-  flushPageShared(db, shared);
-  return { upserted, deleted: deleteTasks(db, tombstones) };
+  const live = items.filter((t) => !t.deleted);
+  writeTasks(db, live);
+  return {
+    upserted: live.length,
+    deleted: deleteTasks(
+      db,
+      items.filter((t) => t.deleted).map((t) => t.taskId),
+    ),
+  };
 };
