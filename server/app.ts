@@ -149,8 +149,11 @@ const registerFaultHooks = (app: FastifyInstance, deps: ServerDeps) => {
       req.raw.socket.destroy();
       return payload;
     }
-    if (malformed.has(req) && typeof payload === 'string')
-      return payload.slice(0, Math.floor(payload.length / 2));
+    if (malformed.has(req)) {
+      if (typeof payload === 'string') return payload.slice(0, Math.floor(payload.length / 2));
+      // The bulk export answers bytes.
+      if (Buffer.isBuffer(payload)) return payload.subarray(0, Math.floor(payload.length / 2));
+    }
     return payload;
   });
 };

@@ -12,6 +12,7 @@ import {
 import { authenticate, resolveOrg } from '../auth/guard';
 import type { ServerDeps } from '../deps';
 import { badRequest, fieldErrorsOf, HttpError } from './errors';
+import { JsonBytes } from './json-bytes';
 import { discardUploads, receiveUploads, type StoredUpload } from './uploads';
 
 type QueryOut<E> = E extends { query: infer Q extends z.ZodType } ? z.output<Q> : undefined;
@@ -30,7 +31,7 @@ export interface BinaryAnswer {
 type DataIn<E> = E extends { produces: 'binary' }
   ? BinaryAnswer
   : E extends { data: infer D extends z.ZodType }
-    ? z.input<D>
+    ? z.input<D> | JsonBytes<z.input<D>>
     : undefined;
 
 /** Who is calling, in which org, at what server time. Zero ids for auth:none operations. */
@@ -76,13 +77,19 @@ const requestHash = (req: FastifyRequest, orgId: number, body: unknown): string 
     .update(JSON.stringify(body ?? null))
     .digest('hex');
 
-const envelopeOf = (code: number, data: unknown, now: number) => ({
-  success: true,
-  message: code === 200 ? 'OK' : 'Done',
-  code,
-  ...(data === undefined ? {} : { data }),
-  timestamp: new Date(now).toISOString(),
-});
+/**
+ * The envelope {success, message, code, data?, timestamp} as JSON, `data` serialized once: the
+ * same bytes as JSON.stringify of the whole. Data handed over as JSON bytes already (JsonBytes)
+ * goes in as it is, and the envelope is bytes too.
+ */
+const envelopeJson = (code: number, data: unknown, now: number): string | Buffer => {
+  const head = `{"success":true,"message":"${code === 200 ? 'OK' : 'Done'}","code":${code}`;
+  const tail = `,"timestamp":"${new Date(now).toISOString()}"}`;
+  if (data instanceof JsonBytes)
+    return Buffer.concat([Buffer.from(`${head},"data":`), data.bytes, Buffer.from(tail)]);
+  const dataJson = JSON.stringify(data);
+  return dataJson === undefined ? head + tail : `${head},"data":${dataJson}${tail}`;
+};
 
 /**
  * Binds one row of the endpoint table to a handler: auth, org, parsing of path, query and
@@ -179,7 +186,7 @@ export const createRouter = (
                   key,
                   hash,
                   code,
-                  code === 204 ? '' : JSON.stringify(envelopeOf(code, data, now)),
+                  code === 204 ? '' : envelopeJson(code, data, now).toString(),
                   now,
                 );
             }
@@ -217,7 +224,7 @@ export const createRouter = (
         return reply
           .code(code)
           .type('application/json')
-          .send(JSON.stringify(envelopeOf(code, data, now)));
+          .send(envelopeJson(code, data, now));
       },
     });
   },
@@ -226,7 +233,7 @@ export const createRouter = (
 /** The server's own answer must fit the contract; a mismatch is a server bug, so a 500. */
 const checkData = (row: EndpointDef, id: string, result: unknown): unknown => {
   if (!row.data) return undefined;
-  const parsed = row.data.safeParse(result);
+  const parsed = row.data.safeParse(result instanceof JsonBytes ? result.parse() : result);
   if (!parsed.success) {
     const detail = parsed.error.issues
       .slice(0, 5)

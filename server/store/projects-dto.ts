@@ -1,6 +1,6 @@
 import type { Contact, Project, UserRef } from '../../shared/api';
 import type { Db } from '../db/open';
-import { customFieldDto, loadFieldCatalog } from './custom-fields';
+import { customFieldDto, type FieldCatalog, loadFieldCatalog } from './custom-fields';
 import { IN_IDS, idsParam, stmt } from './statements';
 import { iso } from './time';
 import { userRefs } from './users';
@@ -65,7 +65,7 @@ export const loadProjectRow = (db: Db, projectId: number): ProjectRow | undefine
     | ProjectRow
     | undefined;
 
-interface StatusRow {
+export interface StatusRow {
   status_id: number;
   org_id: number;
   name: string;
@@ -74,13 +74,28 @@ interface StatusRow {
   is_default: number;
   created_time: number;
 }
-interface LabelRow {
+export interface LabelRow {
   id: number;
   org_id: number;
   label: string;
   color: string;
   is_default: number;
   is_primary: number;
+}
+export interface ProjectTagRow {
+  project_tag_id: number;
+  project_id: number;
+  name: string;
+  color: string;
+  created_by: number;
+}
+export interface ProjectMemberRow {
+  project_member_id: number;
+  project_id: number;
+  user_id: number;
+  invited_by: number | null;
+  role_id: number;
+  role_name: string;
 }
 
 const byId = <T>(rows: T[], id: (r: T) => number): Map<number, T> =>
@@ -102,7 +117,7 @@ const group = <T>(rows: T[], key: (r: T) => number): Map<number, T[]> => {
  * row, so a body missing them still fits the contract. A body that is not an object is no
  * contact at all.
  */
-const contactDto = (orgId: number, contactId: number, body: string): Contact | null => {
+export const contactDto = (orgId: number, contactId: number, body: string): Contact | null => {
   try {
     const parsed: unknown = JSON.parse(body);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
@@ -112,15 +127,90 @@ const contactDto = (orgId: number, contactId: number, body: string): Contact | n
   }
 };
 
-/**
- * Project DTOs for a page of rows, in order, with a fixed number of queries. `completed` is
- * the stored flag (status category COMPLETED); `overdue` is computed at read time.
- */
-export const projectDtos = (db: Db, rows: readonly ProjectRow[], now: number): Project[] => {
-  const first = rows[0];
-  if (!first) return [];
-  const orgId = first.org_id;
-  const ids = idsParam(rows.map((r) => r.project_id));
+export const projectStatusDto = (status: StatusRow): NonNullable<Project['projectStatus']> => ({
+  tenantId: status.org_id,
+  projectStatusId: status.status_id,
+  projectStatusName: status.name,
+  color: status.color,
+  projectStatusCategory: status.category,
+  createdTime: iso(status.created_time),
+  modifiedTime: iso(status.created_time),
+  createdBy: null,
+  modifiedBy: null,
+  default: status.is_default === 1,
+});
+
+export const projectPriorityDto = (p: LabelRow): NonNullable<Project['projectPriority']> => ({
+  tenantId: p.org_id,
+  projectPriorityId: p.id,
+  priorityLabel: p.label,
+  color: p.color,
+  createdBy: null,
+  modifiedBy: null,
+  default: p.is_default === 1,
+  primary: p.is_primary === 1,
+});
+
+export const projectHealthDto = (h: LabelRow): NonNullable<Project['projectHealth']> => ({
+  tenantId: h.org_id,
+  projectHealthId: h.id,
+  healthLabel: h.label,
+  color: h.color,
+  createdBy: null,
+  modifiedBy: null,
+  default: h.is_default === 1,
+  primary: h.is_primary === 1,
+});
+
+export const projectTagDto = (
+  orgId: number,
+  t: ProjectTagRow,
+): NonNullable<Project['projectTags']>[number] => ({
+  tenantId: orgId,
+  projectTagId: t.project_tag_id,
+  tagName: t.name,
+  color: t.color,
+  createdBy: t.created_by,
+  modifiedBy: t.created_by,
+});
+
+export const projectMemberDto = (
+  m: ProjectMemberRow,
+  ref: (id: number) => UserRef,
+): NonNullable<Project['projectMembers']>[number] => ({
+  projectMemberId: m.project_member_id,
+  projectId: m.project_id,
+  user: ref(m.user_id),
+  invitedBy: m.invited_by === null ? null : ref(m.invited_by),
+  role: { projectRoleId: m.role_id, projectRoleName: m.role_name },
+});
+
+/** What the project DTOs of a page embed, loaded with a fixed number of queries. */
+export interface ProjectPageParts {
+  statuses: Map<number, StatusRow>;
+  priorities: Map<number, LabelRow>;
+  health: Map<number, LabelRow>;
+  tags: Map<number, ProjectTagRow[]>;
+  members: Map<number, ProjectMemberRow[]>;
+  contacts: Map<number, { contact_id: number; body: string }>;
+  spaceNames: Map<number, { space_id: number; space_name: string }>;
+  catalog: FieldCatalog;
+  /** Every user the DTOs name: `userIds` given, members, inviters, field authors. */
+  users: Map<number, UserRef>;
+}
+
+export const loadProjectPageParts = (
+  db: Db,
+  orgId: number,
+  page: {
+    projectIds: number[];
+    spaceIds: number[];
+    contactIds: number[];
+    /** The rows' own users (creator, modifier, deleter). */
+    userIds: number[];
+  },
+): ProjectPageParts => {
+  const ids = idsParam(page.projectIds);
   const statuses = byId(
     stmt(
       db,
@@ -142,35 +232,21 @@ export const projectDtos = (db: Db, rows: readonly ProjectRow[], now: number): P
     stmt(
       db,
       `SELECT project_tag_id, project_id, name, color, created_by FROM project_tags WHERE project_id IN ${IN_IDS} ORDER BY project_tag_id`,
-    ).all(ids) as {
-      project_tag_id: number;
-      project_id: number;
-      name: string;
-      color: string;
-      created_by: number;
-    }[],
+    ).all(ids) as ProjectTagRow[],
     (r) => r.project_id,
   );
   const members = group(
     stmt(
       db,
       `SELECT project_member_id, project_id, user_id, invited_by, role_id, role_name FROM project_members WHERE project_id IN ${IN_IDS} ORDER BY project_member_id`,
-    ).all(ids) as {
-      project_member_id: number;
-      project_id: number;
-      user_id: number;
-      invited_by: number | null;
-      role_id: number;
-      role_name: string;
-    }[],
+    ).all(ids) as ProjectMemberRow[],
     (r) => r.project_id,
   );
-  const contactIds = rows.map((r) => r.contact_id).filter((c): c is number => c !== null);
   const contacts = byId(
-    contactIds.length === 0
+    page.contactIds.length === 0
       ? []
       : (stmt(db, `SELECT contact_id, body FROM contacts WHERE contact_id IN ${IN_IDS}`).all(
-          idsParam(contactIds),
+          idsParam(page.contactIds),
         ) as {
           contact_id: number;
           body: string;
@@ -179,27 +255,41 @@ export const projectDtos = (db: Db, rows: readonly ProjectRow[], now: number): P
   );
   const spaceNames = byId(
     stmt(db, `SELECT space_id, space_name FROM spaces WHERE space_id IN ${IN_IDS}`).all(
-      idsParam(new Set(rows.map((r) => r.space_id))),
+      idsParam(new Set(page.spaceIds)),
     ) as { space_id: number; space_name: string }[],
     (r) => r.space_id,
   );
-  const catalog = loadFieldCatalog(
-    db,
-    orgId,
-    rows.map((r) => r.space_id),
-    rows.map((r) => r.project_id),
-  );
+  const catalog = loadFieldCatalog(db, orgId, page.spaceIds, page.projectIds);
 
-  const userIds: number[] = catalog.userIds();
-  for (const r of rows) {
-    userIds.push(r.created_by, r.modified_by);
-    if (r.deleted_by !== null) userIds.push(r.deleted_by);
-    for (const m of members.get(r.project_id) ?? []) {
+  const userIds: number[] = [...catalog.userIds(), ...page.userIds];
+  for (const list of members.values())
+    for (const m of list) {
       userIds.push(m.user_id);
       if (m.invited_by !== null) userIds.push(m.invited_by);
     }
-  }
   const users = userRefs(db, userIds);
+  return { statuses, priorities, health, tags, members, contacts, spaceNames, catalog, users };
+};
+
+/**
+ * Project DTOs for a page of rows, in order, with a fixed number of queries. `completed` is
+ * the stored flag (status category COMPLETED); `overdue` is computed at read time.
+ */
+export const projectDtos = (db: Db, rows: readonly ProjectRow[], now: number): Project[] => {
+  const first = rows[0];
+  if (!first) return [];
+  const userIds: number[] = [];
+  for (const r of rows) {
+    userIds.push(r.created_by, r.modified_by);
+    if (r.deleted_by !== null) userIds.push(r.deleted_by);
+  }
+  const { statuses, priorities, health, tags, members, contacts, spaceNames, catalog, users } =
+    loadProjectPageParts(db, first.org_id, {
+      projectIds: rows.map((r) => r.project_id),
+      spaceIds: rows.map((r) => r.space_id),
+      contactIds: rows.map((r) => r.contact_id).filter((c): c is number => c !== null),
+      userIds,
+    });
   const ref = (id: number): UserRef => users.get(id) ?? { userId: id };
 
   return rows.map((r): Project => {
@@ -229,59 +319,11 @@ export const projectDtos = (db: Db, rows: readonly ProjectRow[], now: number): P
       createdBy: ref(r.created_by),
       modifiedBy: ref(r.modified_by),
       deletedBy: r.deleted_by === null ? null : ref(r.deleted_by),
-      projectStatus: status
-        ? {
-            tenantId: status.org_id,
-            projectStatusId: status.status_id,
-            projectStatusName: status.name,
-            color: status.color,
-            projectStatusCategory: status.category,
-            createdTime: iso(status.created_time),
-            modifiedTime: iso(status.created_time),
-            createdBy: null,
-            modifiedBy: null,
-            default: status.is_default === 1,
-          }
-        : null,
-      projectPriority: priority
-        ? {
-            tenantId: priority.org_id,
-            projectPriorityId: priority.id,
-            priorityLabel: priority.label,
-            color: priority.color,
-            createdBy: null,
-            modifiedBy: null,
-            default: priority.is_default === 1,
-            primary: priority.is_primary === 1,
-          }
-        : null,
-      projectHealth: h
-        ? {
-            tenantId: h.org_id,
-            projectHealthId: h.id,
-            healthLabel: h.label,
-            color: h.color,
-            createdBy: null,
-            modifiedBy: null,
-            default: h.is_default === 1,
-            primary: h.is_primary === 1,
-          }
-        : null,
-      projectTags: (tags.get(r.project_id) ?? []).map((t) => ({
-        tenantId: r.org_id,
-        projectTagId: t.project_tag_id,
-        tagName: t.name,
-        color: t.color,
-        createdBy: t.created_by,
-        modifiedBy: t.created_by,
-      })),
-      projectMembers: (members.get(r.project_id) ?? []).map((m) => ({
-        projectMemberId: m.project_member_id,
-        projectId: m.project_id,
-        user: ref(m.user_id),
-        invitedBy: m.invited_by === null ? null : ref(m.invited_by),
-        role: { projectRoleId: m.role_id, projectRoleName: m.role_name },
-      })),
+      projectStatus: status ? projectStatusDto(status) : null,
+      projectPriority: priority ? projectPriorityDto(priority) : null,
+      projectHealth: h ? projectHealthDto(h) : null,
+      projectTags: (tags.get(r.project_id) ?? []).map((t) => projectTagDto(r.org_id, t)),
+      projectMembers: (members.get(r.project_id) ?? []).map((m) => projectMemberDto(m, ref)),
       projectMail: null,
       spaceName: spaceNames.get(r.space_id)?.space_name ?? null,
       customFields: catalog

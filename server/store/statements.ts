@@ -24,6 +24,27 @@ export const stmt = (db: Db, sql: string): Statement => {
 };
 
 /**
+ * The same, for a statement answering rows as arrays in the SELECT's column order: the bulk
+ * export reads hundreds of thousands of rows, and an object per row costs more than the query.
+ * Cached apart from `stmt` (raw mode is a property of the statement).
+ */
+const rawCaches = new WeakMap<Db, Map<string, Statement>>();
+
+export const rawStmt = (db: Db, sql: string): Statement => {
+  let cache = rawCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    rawCaches.set(db, cache);
+  }
+  let s = cache.get(sql);
+  if (!s) {
+    s = db.prepare(sql).raw(true);
+    cache.set(sql, s);
+  }
+  return s;
+};
+
+/**
  * A list of ids bound as ONE parameter and expanded with `json_each(?)`: one statement text
  * for any number of ids (so it caches), and no bump against SQLite's parameter limit.
  */

@@ -245,6 +245,188 @@ describe('Bulk Export', () => {
   });
 });
 
+describe('Bulk Export: slim custom fields, items as the single-item answers', () => {
+  let server: TestServer;
+  let alice: ApiClient;
+  const f = {} as Record<'client' | 'stage' | 'points', number>;
+  let stageOptions: Record<string, number>;
+  const t = {} as Record<'a' | 'b' | 'bare' | 'sub' | 'personal', number>;
+  let spaceId: number;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    alice = await clientFor(server, 'alice', 'acme');
+    spaceId = (await alice.ops.createSpace({ body: { spaceName: 'Fields' } })).spaceId;
+    const projectId = (
+      await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'F' } })
+    ).projectId;
+    const db = server.deps.db;
+    const base = {
+      orgId: server.orgs.acme,
+      createdBy: server.users.alice,
+      spaceId,
+      now: server.deps.clock.now(),
+    };
+    f.client = insertCustomField(db, { ...base, name: 'Client', type: 'TEXT' }).fieldId;
+    const stage = insertCustomField(db, {
+      ...base,
+      name: 'Stage',
+      type: 'DROPDOWN',
+      options: ['Design', 'Build', 'Ship'],
+    });
+    f.stage = stage.fieldId;
+    stageOptions = stage.options;
+    f.points = insertCustomField(db, {
+      ...base,
+      name: 'Points',
+      type: 'NUMBER',
+      projectId,
+    }).fieldId;
+    const path = { spaceId, projectId };
+    const create = async (taskTitle: string, values: [number, string | number][]) =>
+      (
+        await alice.createProjectTaskResolved({
+          path,
+          body: {
+            taskTitle,
+            customFieldValues: values.map(([taskCustomFieldId, value]) => ({
+              taskCustomFieldId,
+              value,
+            })),
+          },
+        })
+      ).taskId;
+    t.a = await create('a', [
+      [f.client, 'Acme'],
+      [f.stage, 'Build'],
+      [f.points, 3],
+    ]);
+    t.b = await create('b', [
+      [f.points, 5],
+      [f.stage, stageOptions.Ship!],
+      [f.client, 'Beta'],
+    ]);
+    t.bare = await create('bare', []);
+    t.sub = (
+      await alice.ops.createProjectSubtask({
+        path: { ...path, taskId: t.a },
+        body: {
+          taskTitle: 'sub',
+          customFieldValues: [{ taskCustomFieldId: f.client, value: 'Sub' }],
+        },
+      })
+    ).taskId;
+    t.personal = (await alice.ops.createTask({ body: { taskTitle: 'personal' } })).taskId;
+    const now = server.deps.clock.now();
+    db.prepare(
+      'INSERT INTO checklist_items (task_id, name, completed, position, created_time, modified_time) VALUES (?, ?, 1, 0, ?, ?)',
+    ).run(t.sub, 'check', now, now);
+    db.prepare(
+      `INSERT INTO attachments (org_id, task_id, file_name, extension, content_type, size, completed_bytes, stored_name, created_by, created_time)
+       VALUES (?, ?, 'f.txt', 'txt', 'text/plain', 3, 3, 'f', ?, ?)`,
+    ).run(server.orgs.acme, t.a, server.users.alice, now);
+  });
+  afterAll(async () => {
+    await alice.close();
+    await server.close();
+  });
+
+  const pagesOf = async (size: number) => {
+    const pages: BulkTask[][] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = await alice.ops.bulkTasks({ query: { size, ...(cursor ? { cursor } : {}) } });
+      pages.push(page.items);
+      if (page.nextCursor === null) return pages;
+      cursor = page.nextCursor;
+    }
+  };
+
+  it('carries only the fields with a value: whole the first time a page names one, slim after', async () => {
+    for (const size of [1, 2, 5000]) {
+      const pages = await pagesOf(size);
+      const named = new Map<number, number>();
+      for (const items of pages) {
+        const seen = new Set<number>();
+        for (const item of items) {
+          const full = await alice.ops.getTaskById({ path: { taskId: item.taskId } });
+          // getTaskById keeps every field that applies, with its options and audit fields.
+          const valued = (full.customFields ?? []).filter((c) => (c.fieldValue ?? []).length > 0);
+          expect(item.customFields?.map((c) => c.taskCustomFieldId)).toEqual(
+            valued.map((c) => c.taskCustomFieldId),
+          );
+          for (const [k, field] of (item.customFields ?? []).entries()) {
+            const whole = valued[k]!;
+            named.set(field.taskCustomFieldId, (named.get(field.taskCustomFieldId) ?? 0) + 1);
+            if (!seen.has(field.taskCustomFieldId)) {
+              seen.add(field.taskCustomFieldId);
+              expect(field).toEqual(whole);
+              continue;
+            }
+            expect(field).toEqual({
+              taskCustomFieldId: whole.taskCustomFieldId,
+              fieldName: whole.fieldName,
+              fieldType: whole.fieldType,
+              fieldValue: [{ taskId: item.taskId, value: whole.fieldValue?.[0]?.value }],
+              ...(whole.fieldType === 'DROPDOWN'
+                ? {
+                    customFieldOption: (whole.customFieldOption ?? []).map((o) => ({
+                      optionId: o.optionId,
+                      optionName: o.optionName,
+                    })),
+                  }
+                : {}),
+            });
+          }
+        }
+      }
+      expect(Object.fromEntries(named)).toEqual({ [f.client]: 3, [f.stage]: 2, [f.points]: 2 });
+    }
+    const items = (await pagesOf(5000)).flat();
+    const byId = new Map(items.map((i) => [i.taskId, i]));
+    expect(byId.get(t.bare)?.customFields).toEqual([]);
+    expect(byId.get(t.personal)?.customFields).toEqual([]);
+    expect(byId.get(t.sub)?.customFields).toMatchObject([
+      { taskCustomFieldId: f.client, fieldValue: [{ taskId: t.sub, value: 'Sub' }] },
+    ]);
+    // The single-item answers keep the full definitions, valueless fields included.
+    const bare = await alice.ops.getTaskById({ path: { taskId: t.bare } });
+    expect(bare.customFields?.map((c) => [c.fieldName, c.fieldValue])).toEqual([
+      ['Client', []],
+      ['Stage', []],
+      ['Points', []],
+    ]);
+    expect(bare.customFields?.[1]?.customFieldOption).toHaveLength(3);
+  });
+
+  it('answers every task and project as the single-item answers do, plus embedded items', async () => {
+    const items = (await pagesOf(3)).flat();
+    expect(items.map((i) => i.taskId).sort((x, y) => x - y)).toEqual(
+      Object.values(t).sort((x, y) => x - y),
+    );
+    for (const item of items) {
+      const { customFields: _slim, checklists, attachments, ...rest } = item;
+      const { customFields: _whole, ...full } = await alice.ops.getTaskById({
+        path: { taskId: item.taskId },
+      });
+      expect(rest).toEqual(full);
+      expect(checklists).toHaveLength(item.checklistCount ?? 0);
+      expect(attachments).toHaveLength(item.attachmentCount ?? 0);
+    }
+    const { items: projects } = await alice.ops.bulkProjects();
+    expect(projects).toHaveLength(1);
+    for (const p of projects)
+      expect(p).toEqual(
+        await alice.ops.getProjectById({ path: { spaceId, projectId: p.projectId } }),
+      );
+    expect(projects[0]?.customFields?.map((c) => c.fieldName)).toEqual([
+      'Client',
+      'Stage',
+      'Points',
+    ]);
+  });
+});
+
 describe('Bulk Export: speed', () => {
   let server: TestServer;
   let alice: ApiClient;
