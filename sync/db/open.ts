@@ -34,7 +34,7 @@ export const openSqlite = (file: string): Sqlite => {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = OFF');
   db.pragma('busy_timeout = 5000');
-  db.pragma('cache_size = -32000');
+  db.pragma('cache_size = -131072');
   db.pragma('temp_store = MEMORY');
   migrate(db);
   return db;

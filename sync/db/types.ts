@@ -232,6 +232,43 @@ export interface ReplicaInfoTable {
   value: string;
 }
 
+export type OutboxState = 'pending' | 'inflight' | 'failed' | 'conflict';
+
+/** 0007. JSON columns are TEXT; sync/outbox/queue.ts parses them. */
+export interface OutboxTable {
+  mutation_id: Generated<number>;
+  entity: string;
+  kind: string;
+  operation_id: string;
+  path: string;
+  body: string | null;
+  idempotency_key: string;
+  depends_on: string;
+  state: OutboxState;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<number>;
+  last_error: string | null;
+  base: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OutboxFilesTable {
+  mutation_id: number;
+  position: number;
+  name: string;
+  /** Relative to the data directory. */
+  path: string;
+  size: number;
+  content_type: string | null;
+}
+
+export interface LocalIdsTable {
+  entity_kind: string;
+  local_id: number;
+  server_id: number;
+}
+
 export interface DB {
   users: UsersTable;
   spaces: SpacesTable;
@@ -254,4 +291,7 @@ export interface DB {
   tasks_fts: TasksFtsTable;
   sync_state: SyncStateTable;
   replica_info: ReplicaInfoTable;
+  outbox: OutboxTable;
+  outbox_files: OutboxFilesTable;
+  local_ids: LocalIdsTable;
 }

@@ -4,6 +4,7 @@ import * as m0003 from './0003-space-member-extra';
 import * as m0004 from './0004-deferred-search-index';
 import * as m0005 from './0005-owner-due';
 import * as m0006 from './0006-drop-unused-indexes';
+import * as m0007 from './0007-outbox';
 
 /**
  * Numbered, append-only: never edit a migration that has shipped; add the next one. The
@@ -17,6 +18,7 @@ export const migrations: readonly { name: string; up: string }[] = [
   { name: '0004-deferred-search-index', up: m0004.up },
   { name: '0005-owner-due', up: m0005.up },
   { name: '0006-drop-unused-indexes', up: m0006.up },
+  { name: '0007-outbox', up: m0007.up },
 ];
 
 export { serverDataTables } from './0001-replica';

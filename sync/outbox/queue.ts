@@ -1,0 +1,383 @@
+/**
+ * The outbox queue: rows in SQLite, in client mutation id order. Every function runs
+ * synchronously on the caller's connection and inside the caller's transaction when there is
+ * one (an edit is applied to the replica and enqueued in one transaction), otherwise in its
+ * own.
+ *
+ * Life of a row: pending → (markInflight) inflight → settle (gone) | retryLater (pending,
+ * later) | failPermanently (failed) | markConflict (conflict). Failed and conflict rows stay
+ * visible until the user retries (`retryFailed`) or discards them (`discard`). A failed or
+ * conflict row holds back the later rows of its own entity, never those of other entities.
+ */
+import { randomUUID } from 'node:crypto';
+import { endpoints, pathParamNames } from '../../shared/api/endpoints';
+import { first, qb, run, stmt } from '../db/kysely';
+import type { Sqlite } from '../db/open';
+import { type CoalesceRule, coalesce, entityOf } from './coalesce';
+import { canonicalKey, referencedIds } from './local-ids';
+import {
+  COLUMNS,
+  getMutation,
+  mutationsOfEntity,
+  type RawRow,
+  select,
+  toJson,
+  toMutation,
+} from './rows';
+import {
+  type EntityKey,
+  isLocalId,
+  type Json,
+  kindSpec,
+  type MutationKind,
+  mutationKindNames,
+  type NewMutation,
+  type OperationSpec,
+  type OutboxError,
+  operationSpec,
+  parseEntityKey,
+  type QueuedMutation,
+} from './types';
+
+/** Reading rows lives in rows.ts; re-exported here with the rest of the queue. */
+export { allMutations, getMutation, mutationsOfEntity } from './rows';
+
+export class OutboxStateError extends Error {
+  override readonly name = 'OutboxStateError';
+}
+
+const inTx = <T>(db: Sqlite, fn: () => T): T => (db.inTransaction ? fn() : db.transaction(fn)());
+
+/** What leaves the queue, and the staged files to remove after the commit. */
+export interface Dropped {
+  mutations: QueuedMutation[];
+  /** Relative paths for `removeStagedFiles(dataDir, files)`. */
+  files: string[];
+}
+
+const removeRow = (db: Sqlite, mutationId: number, into: Dropped): QueuedMutation | undefined => {
+  const row = getMutation(db, mutationId);
+  if (!row) return undefined;
+  run(db, qb.deleteFrom('outbox').where('mutation_id', '=', mutationId));
+  const files = stmt(db, 'DELETE FROM outbox_files WHERE mutation_id = ? RETURNING path').all(
+    mutationId,
+  ) as { path: string }[];
+  into.mutations.push(row);
+  into.files.push(...files.map((f) => f.path));
+  return row;
+};
+
+/**
+ * Removes the rows of entities that will never exist on the server, and every row that
+ * depends on them, transitively (a checklist item on a subtask of a task created and deleted
+ * offline). Rows in flight are left alone.
+ */
+const dropEntities = (db: Sqlite, keys: readonly EntityKey[], into: Dropped) => {
+  const todo = [...keys];
+  const seen = new Set<EntityKey>();
+  for (let key = todo.shift(); key !== undefined; key = todo.shift()) {
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const rows = select(
+      db,
+      `entity = ? OR EXISTS (SELECT 1 FROM json_each(outbox.depends_on) d WHERE d.value = ?)`,
+      key,
+      key,
+    );
+    for (const r of rows) {
+      if (r.state === 'inflight') continue;
+      removeRow(db, r.mutationId, into);
+      if (kindSpec(r.kind).effect === 'create') todo.push(r.entity);
+    }
+  }
+};
+
+// ---- enqueue ----------------------------------------------------------------------------------
+
+/** The entity keys a request references (and its own, while local): see `depends_on`. */
+const dependsOnOf = (
+  db: Sqlite,
+  kind: MutationKind,
+  spec: OperationSpec,
+  path: Readonly<Record<string, number>>,
+  body: Json,
+  entity: EntityKey,
+): EntityKey[] => {
+  const keys = new Set<EntityKey>();
+  for (const { kind: k, id } of referencedIds(spec, path, body)) keys.add(canonicalKey(db, k, id));
+  const self = parseEntityKey(entity);
+  if (kindSpec(kind).effect !== 'create' && isLocalId(self.id)) keys.add(entity);
+  return [...keys];
+};
+
+const checkPath = (m: NewMutation) => {
+  const row = endpoints[m.operationId];
+  for (const name of pathParamNames(row.path)) {
+    const v = m.path[name];
+    if (v === undefined || !Number.isSafeInteger(v) || v === 0)
+      throw new TypeError(`${m.operationId}: path parameter ${name} must be a non-zero integer`);
+  }
+};
+
+export interface EnqueueResult {
+  /** The new row's id, or null when the edit was coalesced into other rows (or away). */
+  mutationId: number | null;
+  rule: CoalesceRule;
+  /** The entity's current key (its server key when a local id is already mapped). */
+  entity: EntityKey;
+  /** Rows the edit made unnecessary (create + delete, delete after updates, dependents). */
+  dropped: Dropped;
+}
+
+/**
+ * Queues an edit the optimistic layer has applied to the replica, in the caller's
+ * transaction: coalesces it with the entity's rows (see coalesce.ts), drops rows that will
+ * never be needed, and inserts what remains with a fresh idempotency key (sent as
+ * Idempotency-Key when the operation is a POST).
+ */
+export const enqueue = (db: Sqlite, mutation: NewMutation, now: number): EnqueueResult =>
+  inTx(db, () => {
+    const spec = operationSpec(mutation.kind, mutation.operationId);
+    checkPath(mutation);
+    const named = parseEntityKey(entityOf(mutation));
+    const entity = canonicalKey(db, named.kind, named.id);
+    const plan = coalesce(mutationsOfEntity(db, entity), mutation, entity);
+    const dropped: Dropped = { mutations: [], files: [] };
+    for (const id of plan.remove) removeRow(db, id, dropped);
+    if (plan.rewrite) {
+      // The merged update (same kind as the edit) or the create the update folded into.
+      const r = plan.rewrite;
+      const kind = kindOfRow(db, r.mutationId);
+      const rowSpec = operationSpec(kind, r.operationId);
+      run(
+        db,
+        qb
+          .updateTable('outbox')
+          .set({
+            operation_id: r.operationId,
+            path: JSON.stringify(r.path),
+            body: toJson(r.body),
+            depends_on: JSON.stringify(dependsOnOf(db, kind, rowSpec, r.path, r.body, entity)),
+            updated_at: now,
+          })
+          .where('mutation_id', '=', r.mutationId),
+      );
+    }
+    dropEntities(db, plan.dropDependentsOf, dropped);
+    let mutationId: number | null = null;
+    if (plan.insert) {
+      const body = mutation.body ?? null;
+      const inserted = first(
+        db,
+        qb
+          .insertInto('outbox')
+          .values({
+            entity,
+            kind: mutation.kind,
+            operation_id: mutation.operationId,
+            path: JSON.stringify(mutation.path),
+            body: toJson(body),
+            idempotency_key: randomUUID(),
+            depends_on: JSON.stringify(
+              dependsOnOf(db, mutation.kind, spec, mutation.path, body, entity),
+            ),
+            state: 'pending',
+            next_attempt_at: now,
+            base: toJson(plan.insert.base),
+            created_at: now,
+            updated_at: now,
+          })
+          .returning('mutation_id'),
+      );
+      mutationId = inserted?.mutation_id ?? null;
+    }
+    return { mutationId, rule: plan.rule, entity, dropped };
+  });
+
+const kindOfRow = (db: Sqlite, mutationId: number): MutationKind => {
+  const row = first(
+    db,
+    qb.selectFrom('outbox').select('kind').where('mutation_id', '=', mutationId),
+  );
+  if (!row) throw new OutboxStateError(`no outbox row ${mutationId}`);
+  return row.kind as MutationKind;
+};
+
+// ---- replay -----------------------------------------------------------------------------------
+
+const deleteKinds = mutationKindNames
+  .filter((k) => kindSpec(k).effect === 'delete')
+  .map((k) => `'${k}'`)
+  .join(', ');
+
+/**
+ * Rows the pusher may send now, in replay order: pending and due; no earlier row of the same
+ * entity still queued (in any state); every entity they reference known to the server (no
+ * local key left in depends_on); and, for a delete, no earlier pending or in-flight row that
+ * references the entity (a child created under it goes first). At most one row per entity,
+ * so the rows returned are independent and may be sent in parallel.
+ */
+export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutation[] =>
+  (
+    stmt(
+      db,
+      `SELECT ${COLUMNS} FROM outbox o
+       WHERE o.state = 'pending' AND o.next_attempt_at <= @now
+         AND NOT EXISTS (
+           SELECT 1 FROM outbox e WHERE e.entity = o.entity AND e.mutation_id < o.mutation_id)
+         AND NOT EXISTS (
+           SELECT 1 FROM json_each(o.depends_on) d
+           WHERE CAST(substr(d.value, instr(d.value, ':') + 1) AS INTEGER) < 0)
+         AND NOT (o.kind IN (${deleteKinds}) AND EXISTS (
+           SELECT 1 FROM outbox x, json_each(x.depends_on) d
+           WHERE x.mutation_id < o.mutation_id AND x.state IN ('pending', 'inflight')
+             AND d.value = o.entity))
+       ORDER BY o.mutation_id LIMIT @limit`,
+    ).all({ now, limit }) as RawRow[]
+  ).map(toMutation);
+
+const transition = (
+  db: Sqlite,
+  mutationId: number,
+  from: readonly QueuedMutation['state'][],
+  set: string,
+  ...params: unknown[]
+): void => {
+  const changed = stmt(
+    db,
+    `UPDATE outbox SET ${set} WHERE mutation_id = ? AND state IN (${from.map((s) => `'${s}'`).join(', ')})`,
+  ).run(...params, mutationId).changes;
+  if (changed === 0) {
+    const row = getMutation(db, mutationId);
+    throw new OutboxStateError(
+      row
+        ? `outbox row ${mutationId} is ${row.state}, not ${from.join(' or ')}`
+        : `no outbox row ${mutationId}`,
+    );
+  }
+};
+
+/** The pusher takes the row: counts the attempt. */
+export const markInflight = (db: Sqlite, mutationId: number, now: number): void =>
+  transition(
+    db,
+    mutationId,
+    ['pending'],
+    "state = 'inflight', attempts = attempts + 1, updated_at = ?",
+    now,
+  );
+
+/** The server confirmed the row: it leaves the queue with its files (remove those after commit). */
+export const settle = (db: Sqlite, mutationId: number): Dropped =>
+  inTx(db, () => {
+    const dropped: Dropped = { mutations: [], files: [] };
+    if (!removeRow(db, mutationId, dropped))
+      throw new OutboxStateError(`no outbox row ${mutationId}`);
+    return dropped;
+  });
+
+/** A transient failure: back to pending, due again at `nextAttemptAt`. */
+export const retryLater = (
+  db: Sqlite,
+  mutationId: number,
+  error: OutboxError,
+  nextAttemptAt: number,
+  now: number,
+): void =>
+  transition(
+    db,
+    mutationId,
+    ['inflight', 'pending'],
+    "state = 'pending', last_error = ?, next_attempt_at = ?, updated_at = ?",
+    JSON.stringify(error),
+    nextAttemptAt,
+    now,
+  );
+
+/** The server refused the edit: kept, visible with its message, until retried or discarded. */
+export const failPermanently = (
+  db: Sqlite,
+  mutationId: number,
+  error: OutboxError,
+  now: number,
+): void =>
+  transition(
+    db,
+    mutationId,
+    ['inflight', 'pending'],
+    "state = 'failed', last_error = ?, updated_at = ?",
+    JSON.stringify(error),
+    now,
+  );
+
+/** The edit's entity is gone on the server: the user decides (recreate or discard). */
+export const markConflict = (
+  db: Sqlite,
+  mutationId: number,
+  error: OutboxError,
+  now: number,
+): void =>
+  transition(
+    db,
+    mutationId,
+    ['inflight', 'pending'],
+    "state = 'conflict', last_error = ?, updated_at = ?",
+    JSON.stringify(error),
+    now,
+  );
+
+/**
+ * The user retries a failed or conflicting row, optionally with a corrected body: pending
+ * again, due now, attempts from zero (the server refused it, so it never took effect).
+ */
+export const retryFailed = (
+  db: Sqlite,
+  mutationId: number,
+  now: number,
+  options: { body?: Json } = {},
+): void =>
+  inTx(db, () => {
+    const row = getMutation(db, mutationId);
+    if (!row) throw new OutboxStateError(`no outbox row ${mutationId}`);
+    const body = options.body === undefined ? row.body : options.body;
+    const spec = operationSpec(row.kind, row.operationId);
+    transition(
+      db,
+      mutationId,
+      ['failed', 'conflict'],
+      `state = 'pending', attempts = 0, next_attempt_at = ?, last_error = NULL, body = ?,
+       depends_on = ?, updated_at = ?`,
+      now,
+      toJson(body),
+      JSON.stringify(dependsOnOf(db, row.kind, spec, row.path, body, row.entity)),
+      now,
+    );
+  });
+
+/**
+ * The user gives up an edit (any state but in flight). Discarding a create discards the
+ * entity's other rows and every row depending on it. The caller rolls the replica back from
+ * the dropped rows (their `base`) and removes their files after the commit.
+ */
+export const discard = (db: Sqlite, mutationId: number): Dropped =>
+  inTx(db, () => {
+    const row = getMutation(db, mutationId);
+    if (!row) throw new OutboxStateError(`no outbox row ${mutationId}`);
+    if (row.state === 'inflight')
+      throw new OutboxStateError(`outbox row ${mutationId} is in flight: it cannot be discarded`);
+    const dropped: Dropped = { mutations: [], files: [] };
+    if (kindSpec(row.kind).effect === 'create') dropEntities(db, [row.entity], dropped);
+    else removeRow(db, mutationId, dropped);
+    return dropped;
+  });
+
+/**
+ * At start-up: rows a crash left in flight go back to pending, due now. Their idempotency key
+ * makes resending a POST safe; their attempt still counts, so the coalescer treats them as
+ * possibly at the server. Returns how many.
+ */
+export const resetInflight = (db: Sqlite, now: number): number =>
+  stmt(
+    db,
+    "UPDATE outbox SET state = 'pending', next_attempt_at = ?, updated_at = ? WHERE state = 'inflight'",
+  ).run(now, now).changes;
