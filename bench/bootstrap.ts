@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { bulkPage, bulkTask, envelope } from '../shared/api';
 import { createApiClient, signIn } from '../sync/api';
+import { catchUpSearchIndex, deferSearchIndex } from '../sync/db/queries/search-index';
 import { applyTaskItems } from '../sync/db/queries/tasks-write';
 import { Replica } from '../sync/db/replica';
 import { pullAll } from '../sync/engine/pull';
@@ -69,10 +70,13 @@ try {
   } while (cursor);
   const floorReplica = Replica.openFile(join(dir, 'floor.sqlite'));
   const t1 = performance.now();
+  // The same store path as a bootstrap: search index deferred, then caught up.
+  deferSearchIndex(floorReplica.db);
   for (const text of pages) {
     const page = schema.parse(JSON.parse(text));
     floorReplica.transaction(() => applyTaskItems(floorReplica.db, page.data.items));
   }
+  await catchUpSearchIndex(floorReplica.db);
   const floorMs = performance.now() - t1;
   floorReplica.close();
   process.stdout.write(`floor (parse + write, no HTTP): ${round(floorMs / 1000)} s\n`);
