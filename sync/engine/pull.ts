@@ -22,6 +22,8 @@ export interface PullOptions {
   signal?: AbortSignal;
   onProgress?: (p: PullProgress) => void;
   pageSize?: number;
+  /** Time one page's write may block the event loop; pages are sized to fit it. */
+  writeBudgetMs?: number;
   now?: () => number;
   /** How many of the newest notifications the replica keeps. */
   notificationLimit?: number;
@@ -184,6 +186,7 @@ const pullOnce = async (
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+    ...(options.writeBudgetMs ? { writeBudgetMs: options.writeBudgetMs } : {}),
     ...(options.now ? { now: options.now } : {}),
     bytes,
   };

@@ -142,7 +142,9 @@ export const writeTasks = (db: Sqlite, items: readonly (Task | BulkTask)[]): voi
   const values: unknown[][] = [];
   const checklist: unknown[][] = [];
   const files: unknown[][] = [];
-  for (const t of items) {
+  // In id order: neighbouring rows land in the same b-tree pages (the export's order is by time).
+  const sorted = [...items].sort((a, b) => a.taskId - b.taskId);
+  for (const t of sorted) {
     const id = t.taskId;
     const due = toMs(t.dueDate);
     const done = bit(isTaskComplete(t));
