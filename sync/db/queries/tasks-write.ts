@@ -179,7 +179,10 @@ export const writeTasks = (db: Sqlite, items: readonly (Task | BulkTask)[]): voi
     if (t.customFields) {
       withFields.push(id);
       for (const f of t.customFields) {
-        if (!shared.fields.has(f.taskCustomFieldId)) shared.fields.set(f.taskCustomFieldId, f);
+        // A page may carry a definition whole once and slim elsewhere: keep the fullest copy.
+        const known = shared.fields.get(f.taskCustomFieldId);
+        if (!known || Object.keys(f).length > Object.keys(known).length)
+          shared.fields.set(f.taskCustomFieldId, f);
         for (const v of f.fieldValue ?? []) {
           if (v.taskId !== id || v.value === null || v.value === undefined) continue;
           const cols = customValueColumns(f.fieldType, v.value, f.customFieldOption ?? []);
