@@ -1,6 +1,10 @@
 import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Attachment, AttachmentWithState } from '../../shared/api';
+import {
+  type Attachment,
+  type AttachmentWithState,
+  contentTypesByExtension,
+} from '../../shared/api';
 import type { Db } from '../db/open';
 import { badRequest, notFound } from '../http/errors';
 import type { BinaryAnswer } from '../http/route';
@@ -34,26 +38,9 @@ export interface AttachmentWho {
  * uploaded), not from what the uploader claimed: a `.txt` sent as text/html must not come back
  * as HTML.
  */
-const typesByExtension: Record<string, string> = {
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  json: 'application/json',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  zip: 'application/zip',
-};
 
 const contentTypeOf = (u: StoredUpload): string =>
-  typesByExtension[u.extension] ?? (u.contentType || 'application/octet-stream');
+  contentTypesByExtension[u.extension] ?? (u.contentType || 'application/octet-stream');
 
 /** An attachment on a subtask reports itself under the subtask's path, whichever path found it. */
 const parentOf = (h: Holder): AttachmentParent =>

@@ -7,7 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { checkUpload, extensionOf, uploadRules } from '../../shared/api/attachments';
+import {
+  checkUpload,
+  contentTypesByExtension,
+  extensionOf,
+  uploadRules,
+} from '../../shared/api/attachments';
 import { ApiClientError, validationError } from './errors';
 import type { ProgressCallback, UploadFile } from './types';
 
@@ -26,27 +31,10 @@ export interface MultipartBody {
 
 const CHUNK = 64 * 1024;
 
-/** Types of the reference plan's extensions; anything else goes as octet-stream. */
-const contentTypes: Record<string, string> = {
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-  txt: 'text/plain',
-  md: 'text/markdown',
-  csv: 'text/csv',
-  json: 'application/json',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  zip: 'application/zip',
-};
+/** The reference plan's type of the file's extension; anything else goes as octet-stream. */
 
 export const guessContentType = (fileName: string): string =>
-  contentTypes[extensionOf(fileName)] ?? 'application/octet-stream';
+  contentTypesByExtension[extensionOf(fileName)] ?? 'application/octet-stream';
 
 /** Header values cannot carry CR, LF or an unescaped quote; WHATWG's form-data encoding. */
 const escapeName = (name: string): string =>
