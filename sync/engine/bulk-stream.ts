@@ -57,7 +57,8 @@ export const pullBulkStream = async (
 ): Promise<StreamResult> => {
   const now = options.now ?? Date.now;
   const budget = options.writeBudgetMs ?? 40;
-  let size = clamp(options.pageSize ?? 1000, 50, 5000);
+  // Start small and grow: the first page's write must not block for long either.
+  let size = clamp(options.pageSize ?? 100, 50, 5000);
   const prior = readStreamState(replica.db, stream);
   const mode = prior === null || prior.phase === 'bootstrap' ? 'bootstrap' : 'delta';
   // A stream in 'done' starts a delta from its serverTime; one mid-way resumes where it stood.
@@ -122,7 +123,11 @@ export const pullBulkStream = async (
       result.pages++;
       const spent = performance.now() - started;
       if (page.items.length > 0)
-        size = clamp((page.items.length * budget) / Math.max(spent, 1), 50, 5000);
+        size = clamp(
+          Math.min(size * 2, (page.items.length * budget) / Math.max(spent, 1)),
+          50,
+          5000,
+        );
       report(page.nextCursor === null);
       if (page.nextCursor === null) return result;
       // Let timers, IPC and the UI's calls run between pages.

@@ -25,7 +25,7 @@ export const searchIndexPending = (db: Sqlite): boolean =>
  * Indexes the tasks written while indexing was deferred, in id order, one bounded chunk per
  * transaction with a yield between chunks; the mark moves with each chunk, so a kill resumes.
  */
-export const catchUpSearchIndex = async (db: Sqlite, chunk = 2_000): Promise<number> => {
+export const catchUpSearchIndex = async (db: Sqlite, chunk = 500): Promise<number> => {
   let indexed = 0;
   for (;;) {
     const row = stmt(
