@@ -7,6 +7,7 @@ import {
   pageWindow,
   type SortKey,
   type SqlFragment,
+  standardTaskSqlShape,
   type TaskFilter,
   type TaskSqlShape,
   taskFilterKinds,
@@ -16,32 +17,7 @@ import type { Db } from '../db/open';
 import { TASK_COLUMNS, type TaskRow, taskDtos } from './tasks-dto';
 
 /** The server's tasks table as the shared filter compiler sees it (alias `t`). */
-export const taskShape: TaskSqlShape = {
-  alias: 't',
-  columns: {
-    id: 'task_id',
-    title: 'title',
-    status: 'status',
-    priority: 'priority',
-    createdBy: 'created_by',
-    startDate: 'start_date',
-    dueDate: 'due_date',
-    createdTime: 'created_time',
-    modifiedTime: 'modified_time',
-    completed: 'completed',
-    completion: 'completion',
-  },
-  tags: { table: 'task_tags', taskId: 'task_id', name: 'name' },
-  owners: { table: 'task_owners', taskId: 'task_id', userId: 'user_id' },
-  customFields: { table: 'custom_fields', id: 'field_id', name: 'name', type: 'field_type' },
-  customValues: {
-    table: 'custom_field_values',
-    taskId: 'task_id',
-    fieldId: 'field_id',
-    text: 'text',
-    num: 'num',
-  },
-};
+export const taskShape: TaskSqlShape = standardTaskSqlShape;
 const sortColumns = taskSortColumns(taskShape);
 
 export interface ListQuery {

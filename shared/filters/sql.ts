@@ -365,3 +365,34 @@ export function projectSortColumns(shape: ProjectSqlShape): Record<ProjectSortPr
     completion: col('completion'),
   };
 }
+
+/**
+ * The task tables as both stores name them (the reference server's database and the client's
+ * replica use the same column names on purpose): one shape, so that they cannot drift apart.
+ */
+export const standardTaskSqlShape: TaskSqlShape = {
+  alias: 't',
+  columns: {
+    id: 'task_id',
+    title: 'title',
+    status: 'status',
+    priority: 'priority',
+    createdBy: 'created_by',
+    startDate: 'start_date',
+    dueDate: 'due_date',
+    createdTime: 'created_time',
+    modifiedTime: 'modified_time',
+    completed: 'completed',
+    completion: 'completion',
+  },
+  tags: { table: 'task_tags', taskId: 'task_id', name: 'name' },
+  owners: { table: 'task_owners', taskId: 'task_id', userId: 'user_id' },
+  customFields: { table: 'custom_fields', id: 'field_id', name: 'name', type: 'field_type' },
+  customValues: {
+    table: 'custom_field_values',
+    taskId: 'task_id',
+    fieldId: 'field_id',
+    text: 'text',
+    num: 'num',
+  },
+};

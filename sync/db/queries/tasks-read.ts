@@ -26,6 +26,7 @@ import {
   pageOf,
   pageWindow,
   type SqlFragment,
+  standardTaskSqlShape,
   type TaskFilter,
   type TaskSqlShape,
   taskSortColumns,
@@ -300,32 +301,7 @@ export const taskScopeSql = (scope: TaskScope): SqlFragment => {
 };
 
 /** The replica's tables as the shared filter compiler sees them (columns of 0001). */
-export const replicaTaskShape: TaskSqlShape = {
-  alias: 't',
-  columns: {
-    id: 'task_id',
-    title: 'title',
-    status: 'status',
-    priority: 'priority',
-    createdBy: 'created_by',
-    startDate: 'start_date',
-    dueDate: 'due_date',
-    createdTime: 'created_time',
-    modifiedTime: 'modified_time',
-    completed: 'completed',
-    completion: 'completion',
-  },
-  tags: { table: 'task_tags', taskId: 'task_id', name: 'name' },
-  owners: { table: 'task_owners', taskId: 'task_id', userId: 'user_id' },
-  customFields: { table: 'custom_fields', id: 'field_id', name: 'name', type: 'field_type' },
-  customValues: {
-    table: 'custom_field_values',
-    taskId: 'task_id',
-    fieldId: 'field_id',
-    text: 'text',
-    num: 'num',
-  },
-};
+export const replicaTaskShape: TaskSqlShape = standardTaskSqlShape;
 const sortColumns = taskSortColumns(replicaTaskShape);
 
 /** `scope AND filter` as one WHERE expression over `tasks t`. */
