@@ -1,5 +1,4 @@
 import type { CustomField } from '../../../shared/api';
-import { customValueColumns } from '../../../shared/filters';
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
 
@@ -28,26 +27,5 @@ export const upsertFieldDefinitions = (db: Sqlite, fields: Iterable<CustomField>
       f.order ?? null,
       JSON.stringify(definition),
     );
-  }
-};
-
-/** Writes a task's values from the fieldValue arrays of its customFields (old ones replaced). */
-export const writeTaskFieldValues = (
-  db: Sqlite,
-  taskId: number,
-  fields: readonly CustomField[],
-  existed = true,
-): void => {
-  if (existed) stmt(db, 'DELETE FROM custom_field_values WHERE task_id = ?').run(taskId);
-  const insert = stmt(
-    db,
-    'INSERT OR REPLACE INTO custom_field_values (task_id, field_id, value, text, num) VALUES (?, ?, ?, ?, ?)',
-  );
-  for (const f of fields) {
-    for (const v of f.fieldValue ?? []) {
-      if (v.taskId !== taskId || v.value === null || v.value === undefined) continue;
-      const cols = customValueColumns(f.fieldType, v.value, f.customFieldOption ?? []);
-      insert.run(taskId, f.taskCustomFieldId, JSON.stringify(v.value), cols.text, cols.num);
-    }
   }
 };

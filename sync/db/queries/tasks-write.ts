@@ -1,11 +1,4 @@
-import type {
-  Attachment,
-  BulkTask,
-  ChecklistItem,
-  CustomField,
-  Task,
-  UserRef,
-} from '../../../shared/api';
+import type { Attachment, BulkTask, CustomField, Task, UserRef } from '../../../shared/api';
 import { customValueColumns } from '../../../shared/filters';
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
@@ -80,18 +73,18 @@ export const isTaskComplete = (t: Pick<Task, 'status' | 'completedTime'>): boole
  * What a page shares across its tasks (user references, custom field definitions) is
  * written once per page, not once per task.
  */
-export interface PageShared {
+interface PageShared {
   users: Map<number, UserRef>;
   fields: Map<number, CustomField>;
 }
 
-export const newPageShared = (): PageShared => ({ users: new Map(), fields: new Map() });
+const newPageShared = (): PageShared => ({ users: new Map(), fields: new Map() });
 
 const collect = (shared: PageShared, refs: (UserRef | null | undefined)[]) => {
   for (const r of refs) if (r && !shared.users.has(r.userId)) shared.users.set(r.userId, r);
 };
 
-export const flushPageShared = (db: Sqlite, shared: PageShared): void => {
+const flushPageShared = (db: Sqlite, shared: PageShared): void => {
   upsertUsers(db, shared.users.values());
   upsertFieldDefinitions(
     db,
@@ -247,45 +240,6 @@ export const writeTasks = (db: Sqlite, items: readonly (Task | BulkTask)[]): voi
 
 /** One task: the same path as a page of one. */
 export const writeTask = (db: Sqlite, t: Task | BulkTask): void => writeTasks(db, [t]);
-
-export const replaceChecklist = (
-  db: Sqlite,
-  taskId: number,
-  items: readonly ChecklistItem[],
-  existed = true,
-): void => {
-  if (existed) stmt(db, 'DELETE FROM checklist_items WHERE task_id = ?').run(taskId);
-  for (const c of items) writeChecklistItem(db, taskId, c);
-};
-
-/** `onTaskId` is the task or subtask the item is on (an item's own taskId names the parent). */
-export const writeChecklistItem = (db: Sqlite, onTaskId: number, c: ChecklistItem): void => {
-  stmt(
-    db,
-    `INSERT OR REPLACE INTO checklist_items (checklist_id, task_id, name, completed, assignee_id, position, created_time, modified_time, extra)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    c.checklistId,
-    onTaskId,
-    c.name,
-    bit(c.completed),
-    c.assigneeId ?? null,
-    c.position,
-    toMs(c.createdTime),
-    toMs(c.modifiedTime),
-    extraOf(c, checklistKeys),
-  );
-};
-
-export const replaceTaskAttachments = (
-  db: Sqlite,
-  taskId: number,
-  items: readonly Attachment[],
-  existed = true,
-): void => {
-  if (existed) stmt(db, 'DELETE FROM attachments WHERE task_id = ?').run(taskId);
-  for (const a of items) writeAttachment(db, { taskId, projectId: null }, a);
-};
 
 const attachmentColumns =
   'attachment_id, task_id, project_id, file_name, extension, content_type, size, download_url, created_by, created_time, extra';
