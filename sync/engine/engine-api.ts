@@ -1,0 +1,79 @@
+/**
+ * The sync engine as its host sees it: one replica (server, user, org), its pulls, its outbox
+ * and replay. The host (main/) wraps this in bridge services; nothing else of sync/ needs to be
+ * known to call edits, read status or steer the engine. Queries read `engine.replica` directly
+ * (sync/db/queries/*), which is why the replica is exposed.
+ */
+import type { EditCommand, EditResult } from '../../shared/edits/commands';
+import type { Replica } from '../db/replica';
+import type { FailedEdit } from '../outbox/status';
+import type { EntityKey, Json, MutationKind } from '../outbox/types';
+import type { LazyData } from './lazy';
+import type { PullProgress } from './progress';
+
+export type EngineActivity = 'idle' | 'pulling' | 'pushing';
+
+export interface EngineStatus {
+  /** False after a network failure until a request gets through again. */
+  online: boolean;
+  activity: EngineActivity;
+  /** The user paused sync (edits still apply locally and queue). */
+  paused: boolean;
+  /** A 401 survived a refresh: the outbox waits, nothing is dropped, the user must sign in. */
+  needsSignIn: boolean;
+  /** Unsent edits (pending or in flight), total and per kind. */
+  pending: number;
+  pendingByKind: Partial<Record<MutationKind, number>>;
+  /** Failed and conflicting edits, with the server's words, oldest first. */
+  failed: FailedEdit[];
+  /** When the next retry of a waiting edit (or pull) is due, epoch ms. */
+  nextRetryAt: number | null;
+  /** The end of the last pull and push that both succeeded, epoch ms. */
+  lastSyncAt: number | null;
+  /** The last pull's or push's error, in words, while it lasts. */
+  lastError: string | null;
+  /** Set while a first fill (or a re-bootstrap) runs. */
+  bootstrap: PullProgress | null;
+}
+
+export type EngineEvent =
+  | { type: 'status'; status: EngineStatus }
+  /** Rows of these entities changed in the replica (local edit, pull, push answer, rebase). */
+  | { type: 'changed'; entities: EntityKey[]; source: 'edit' | 'pull' | 'push' }
+  /** An entity created offline got its server id; views holding `from` should switch to `to`. */
+  | { type: 'rekeyed'; from: EntityKey; to: EntityKey }
+  | { type: 'upload-progress'; mutationId: number; completedBytes: number; totalSize: number }
+  | { type: 'pull-progress'; progress: PullProgress }
+  /** Notifications new to this replica in a pull (for native notifications). */
+  | { type: 'notifications-arrived'; notificationIds: number[] };
+
+export interface SyncEngine {
+  readonly replica: Replica;
+  readonly lazy: LazyData;
+  /** Starts pulling and replaying (at once, on an interval, and on every edit). */
+  start(): void;
+  /** Stops timers and in-flight work; the replica stays open. */
+  stop(): Promise<void>;
+  /** Stops and closes the replica. */
+  close(): Promise<void>;
+
+  /** Applies an edit to the replica and queues it, in one transaction. Throws on bad input. */
+  edit(command: EditCommand): EditResult;
+
+  status(): EngineStatus;
+  on(listener: (event: EngineEvent) => void): () => void;
+
+  /** Pull, then push what is ready, now (joins a sync in flight). */
+  syncNow(): Promise<void>;
+  pause(): void;
+  resume(): void;
+  /** After a sign-in with new tokens: the outbox resumes. */
+  signedIn(): void;
+
+  /** A failed or conflicting edit, again (optionally with a corrected body). */
+  retry(mutationId: number, body?: Json): void;
+  /** Gives a failed or conflicting edit up; the replica returns to the server's state. */
+  discard(mutationId: number): void;
+  /** An edit to something deleted on the server: make it again, or let it go. */
+  resolveConflict(mutationId: number, choice: 'recreate' | 'discard'): void;
+}
