@@ -5,7 +5,16 @@ import { openReplicaFile, openSqlite, type ReplicaKey, type Sqlite } from './ope
  * The local replica of one (server, user, org): a cache of server data plus sync state.
  * Everything else in the file (the outbox, later) survives `wipeServerData`.
  */
+/**
+ * Runs at the end of every server-data transaction, inside it, with the entities the server
+ * just wrote: the outbox re-applies pending edits on top (a pull never hides a local edit).
+ */
+export type ServerWriteHook = (db: Sqlite, touched: ReadonlySet<string>) => void;
+
 export class Replica {
+  private readonly touched = new Set<string>();
+  private hook: ServerWriteHook | null = null;
+
   private constructor(
     readonly db: Sqlite,
     readonly key: ReplicaKey | null,
@@ -28,8 +37,26 @@ export class Replica {
     })();
   }
 
+  /** Writes server data: call `noteServerWrite` inside for what changed. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    try {
+      return this.db.transaction(() => {
+        const result = fn();
+        if (this.hook && this.touched.size > 0) this.hook(this.db, this.touched);
+        return result;
+      })();
+    } finally {
+      this.touched.clear();
+    }
+  }
+
+  /** Entity keys (`task:12`) the server wrote in this transaction; `task:*` for every one. */
+  noteServerWrite(keys: Iterable<string>): void {
+    for (const k of keys) this.touched.add(k);
+  }
+
+  onServerWrite(hook: ServerWriteHook | null): void {
+    this.hook = hook;
   }
 
   close(): void {

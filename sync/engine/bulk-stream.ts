@@ -36,10 +36,16 @@ const fetchPage = (
     ? client.ops.bulkTasks({ query, signal })
     : client.ops.bulkProjects({ query, signal })) as Promise<BulkPage<BulkTask | Project>>;
 
-const apply = (replica: Replica, stream: BulkStream, items: (BulkTask | Project)[]) =>
-  stream === 'tasks'
-    ? applyTaskItems(replica.db, items as BulkTask[])
-    : applyProjectItems(replica.db, items as Project[]);
+const apply = (replica: Replica, stream: BulkStream, items: (BulkTask | Project)[]) => {
+  if (stream === 'tasks') {
+    const tasks = items as BulkTask[];
+    replica.noteServerWrite(tasks.map((t) => `task:${t.taskId}`));
+    return applyTaskItems(replica.db, tasks);
+  }
+  const projects = items as Project[];
+  replica.noteServerWrite(projects.map((p) => `project:${p.projectId}`));
+  return applyProjectItems(replica.db, projects);
+};
 
 const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, Math.round(n)));
 

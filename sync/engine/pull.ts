@@ -68,6 +68,7 @@ const pullSmallStreams = async (
   const spaces = await client.ops.getAllSpaces({ signal: options.signal });
   check();
   replica.transaction(() => {
+    replica.noteServerWrite(['space:*']);
     const r = replaceSpaces(replica.db, spaces);
     writeStreamState(
       replica.db,
@@ -126,6 +127,7 @@ const pullActivity = async (
   if (options.signal?.aborted) throw new PullCancelledError();
   const at = now();
   replica.transaction(() => {
+    replica.noteServerWrite(['notification:*', 'timer:*']);
     replaceNotifications(replica.db, notifications.slice(0, limit));
     replaceActiveTimers(replica.db, timers, at);
     writeStreamState(
