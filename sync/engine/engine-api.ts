@@ -5,6 +5,7 @@
  * (sync/db/queries/*), which is why the replica is exposed.
  */
 import type { EditCommand, EditResult } from '../../shared/edits/commands';
+import type { ApiClient } from '../api';
 import type { Replica } from '../db/replica';
 import type { FailedEdit } from '../outbox/status';
 import type { EntityKey, Json, MutationKind } from '../outbox/types';
@@ -76,4 +77,19 @@ export interface SyncEngine {
   discard(mutationId: number): void;
   /** An edit to something deleted on the server: make it again, or let it go. */
   resolveConflict(mutationId: number, choice: 'recreate' | 'discard'): void;
+}
+
+/** What `openEngine(options)` (sync/engine/engine.ts) takes. */
+export interface EngineOptions {
+  /** Where the replica file and staged upload files live. */
+  dataDir: string;
+  /** A client for the replica's server and org (the host made it from its session). */
+  client: ApiClient;
+  /** The signed-in user: with the client's origin and org it names the replica file. */
+  userId: number;
+  /** Time between two background pulls; 30 s by default. */
+  pullIntervalMs?: number;
+  /** Edits of independent entities sent at once; 4 by default. */
+  concurrency?: number;
+  now?: () => number;
 }
