@@ -155,6 +155,46 @@ export const applyProjectItems = (
   return { upserted, deleted: deleteProjects(db, tombstones) };
 };
 
+/** Upserts one space with its members, users and field definitions. */
+export const writeSpace = (db: Sqlite, s: Space): void => {
+  stmt(
+    db,
+    `INSERT OR REPLACE INTO spaces (space_id, space_name, description, color, space_type, archived, created_by, created_time, modified_time, extra)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    s.spaceId,
+    s.spaceName,
+    s.description ?? null,
+    s.color ?? null,
+    s.spaceType ?? null,
+    bit(s.archived),
+    s.createdBy?.userId ?? null,
+    toMs(s.createdTime),
+    toMs(s.modifiedTime),
+    extraOf(s, spaceKeys),
+  );
+  stmt(db, 'DELETE FROM space_members WHERE space_id = ?').run(s.spaceId);
+  const members = s.spaceMembers ?? [];
+  const member = () =>
+    stmt(
+      db,
+      'INSERT OR REPLACE INTO space_members (space_member_id, space_id, user_id, role_name, joined, hidden, extra) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+  for (const m of members)
+    member().run(
+      m.spaceMemberId,
+      s.spaceId,
+      m.user?.userId ?? null,
+      m.spaceRole?.spaceRoleName ?? null,
+      bit(m.joined ?? true),
+      bit(m.hidden),
+      // The whole role (its id too) and invitedBy ride along in extra.
+      extraOf(m, spaceMemberKeys),
+    );
+  upsertUsers(db, [s.createdBy, s.modifiedBy, ...(s.spaceMembers ?? []).map((m) => m.user)]);
+  if (s.customFields) upsertFieldDefinitions(db, s.customFields);
+};
+
 /**
  * The spaces list is small and complete: it replaces what the replica has. A space that is
  * gone takes its projects and their tasks with it.
@@ -181,43 +221,6 @@ export const replaceSpaces = (
     stmt(db, 'DELETE FROM space_members WHERE space_id = ?').run(space_id);
     stmt(db, 'DELETE FROM spaces WHERE space_id = ?').run(space_id);
   }
-  for (const s of live) {
-    stmt(
-      db,
-      `INSERT OR REPLACE INTO spaces (space_id, space_name, description, color, space_type, archived, created_by, created_time, modified_time, extra)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      s.spaceId,
-      s.spaceName,
-      s.description ?? null,
-      s.color ?? null,
-      s.spaceType ?? null,
-      bit(s.archived),
-      s.createdBy?.userId ?? null,
-      toMs(s.createdTime),
-      toMs(s.modifiedTime),
-      extraOf(s, spaceKeys),
-    );
-    stmt(db, 'DELETE FROM space_members WHERE space_id = ?').run(s.spaceId);
-    const members = s.spaceMembers ?? [];
-    const member = () =>
-      stmt(
-        db,
-        'INSERT OR REPLACE INTO space_members (space_member_id, space_id, user_id, role_name, joined, hidden, extra) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      );
-    for (const m of members)
-      member().run(
-        m.spaceMemberId,
-        s.spaceId,
-        m.user?.userId ?? null,
-        m.spaceRole?.spaceRoleName ?? null,
-        bit(m.joined ?? true),
-        bit(m.hidden),
-        // The whole role (its id too) and invitedBy ride along in extra.
-        extraOf(m, spaceMemberKeys),
-      );
-    upsertUsers(db, [s.createdBy, s.modifiedBy, ...(s.spaceMembers ?? []).map((m) => m.user)]);
-    if (s.customFields) upsertFieldDefinitions(db, s.customFields);
-  }
+  for (const s of live) writeSpace(db, s);
   return { upserted: live.length, deleted: gone.length };
 };
