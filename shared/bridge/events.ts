@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { entityId } from '../edits/commands';
+import { sessionState } from './session';
+import { pullProgress, syncStatus } from './sync';
+
+/** `task:12`, `checklist:-3`: an entity kind and its (server or local) id. */
+export const entityKey = z.string().regex(/^[a-z-]+:-?\d+$/, 'must look like task:12');
+
+/** Event name → payload: what the host pushes to the UI without being asked. */
+export const bridgeEvents = {
+  'sync.status': syncStatus,
+  /** Rows of these entities changed in the replica: views holding them read again. */
+  'replica.changed': z.object({
+    entities: z.array(entityKey),
+    source: z.enum(['edit', 'pull', 'push']),
+  }),
+  /** An entity created offline got its server id: views holding `from` switch to `to`. */
+  'entity.rekeyed': z.object({ from: entityKey, to: entityKey }),
+  'upload.progress': z.object({
+    mutationId: z.number().int(),
+    completedBytes: z.number().int().min(0),
+    totalSize: z.number().int().min(0),
+  }),
+  'pull.progress': pullProgress,
+  'session.changed': sessionState,
+  /** Notifications new to the replica in a pull (native notifications, badge). */
+  'notifications.arrived': z.object({ notificationIds: z.array(z.number().int()) }),
+  /** Open a task (deep link, notification click). */
+  'app.navigate': z.object({ taskId: entityId }),
+};
