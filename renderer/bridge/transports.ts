@@ -1,0 +1,65 @@
+import type { Transport } from './client';
+
+/** What the Electron preload exposes (contextBridge): raw envelopes, no Node, no token. */
+export interface PreloadApi {
+  invoke(method: string, input: unknown): Promise<unknown>;
+  on(listener: (event: string, payload: unknown) => void): () => void;
+}
+
+declare global {
+  interface Window {
+    worktray?: PreloadApi;
+  }
+}
+
+export const preloadTransport = (api: PreloadApi): Transport => ({
+  invoke: (method, input) => api.invoke(method, input),
+  subscribe: (listener) => api.on(listener),
+});
+
+/**
+ * Browser mode: calls are POSTs to `/bridge/<method>`, events one Server-Sent Events stream.
+ * The per-launch secret comes in the page URL and goes with every request, so another page
+ * on this machine cannot drive the host.
+ */
+export function httpTransport(base: string, secret: string): Transport {
+  const headers = { 'content-type': 'application/json', 'x-worktray-secret': secret };
+  return {
+    async invoke(method, input) {
+      const res = await fetch(`${base}/bridge/${encodeURIComponent(method)}`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(input ?? {}),
+      });
+      const text = await res.text();
+      try {
+        return JSON.parse(text);
+      } catch {
+        return {
+          ok: false,
+          error: { code: 'internal', message: `the host answered ${res.status} without JSON` },
+        };
+      }
+    },
+    subscribe(listener) {
+      const source = new EventSource(`${base}/bridge/events?secret=${encodeURIComponent(secret)}`);
+      const onMessage = (e: MessageEvent<string>) => {
+        try {
+          const msg = JSON.parse(e.data) as { event?: unknown; payload?: unknown };
+          if (typeof msg.event === 'string') listener(msg.event, msg.payload);
+        } catch {
+          console.error('bridge events: a message that is not JSON');
+        }
+      };
+      source.addEventListener('message', onMessage);
+      return () => source.close();
+    },
+  };
+}
+
+/** The preload when running in Electron, else browser mode with the secret from the URL. */
+export function pickTransport(): Transport {
+  if (window.worktray) return preloadTransport(window.worktray);
+  const secret = new URL(window.location.href).searchParams.get('secret') ?? '';
+  return httpTransport(window.location.origin, secret);
+}

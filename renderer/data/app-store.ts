@@ -1,0 +1,104 @@
+import { create } from 'zustand';
+import type { SessionState, Settings, SyncStatus } from '../../shared/bridge';
+import { bridge } from './bridge';
+import { clearCache, refreshAll } from './query';
+
+/** Where the main pane is; the task detail opens beside any list. */
+export type Route =
+  | { view: 'my' }
+  | { view: 'personal' }
+  | { view: 'project'; projectId: number; mode: 'list' | 'board' }
+  | { view: 'inbox' }
+  | { view: 'timesheet' }
+  | { view: 'sync' }
+  | { view: 'spaces' }
+  | { view: 'search'; text: string };
+
+interface AppState {
+  session: SessionState | null;
+  sessionError: string | null;
+  sync: SyncStatus | null;
+  settings: Settings | null;
+  route: Route;
+  openTaskId: number | null;
+  /** Upload progress per outbox row (mutation id). */
+  uploads: Record<number, { completedBytes: number; totalSize: number }>;
+  paletteOpen: boolean;
+  helpOpen: boolean;
+  newTaskOpen: boolean;
+  go: (route: Route) => void;
+  openTask: (taskId: number | null) => void;
+  set: (patch: Partial<AppState>) => void;
+}
+
+export const useApp = create<AppState>((set) => ({
+  session: null,
+  sessionError: null,
+  sync: null,
+  settings: null,
+  route: { view: 'my' },
+  openTaskId: null,
+  uploads: {},
+  paletteOpen: false,
+  helpOpen: false,
+  newTaskOpen: false,
+  go: (route) => set({ route }),
+  openTask: (openTaskId) => set({ openTaskId }),
+  set: (patch) => set(patch),
+}));
+
+const entityIdOf = (key: string) => Number(key.slice(key.indexOf(':') + 1));
+
+/** Loads the session and wires every host event to the store; returns an unsubscribe. */
+export function connect(): () => void {
+  const b = bridge();
+  const offs = [
+    b.on('session.changed', (session) => {
+      const before = useApp.getState().session;
+      useApp.setState({ session });
+      if (before?.currentOrgId !== session.currentOrgId || before?.signedIn !== session.signedIn)
+        clearCache();
+    }),
+    b.on('sync.status', (sync) => useApp.setState({ sync })),
+    b.on('pull.progress', (progress) => {
+      const sync = useApp.getState().sync;
+      if (sync && progress.mode === 'bootstrap')
+        useApp.setState({ sync: { ...sync, bootstrap: progress } });
+    }),
+    b.on('replica.changed', () => refreshAll()),
+    b.on('entity.rekeyed', ({ from, to }) => {
+      const { openTaskId } = useApp.getState();
+      if (from.startsWith('task:') && openTaskId === entityIdOf(from))
+        useApp.setState({ openTaskId: entityIdOf(to) });
+      refreshAll();
+    }),
+    b.on('upload.progress', ({ mutationId, completedBytes, totalSize }) =>
+      useApp.setState((s) => ({
+        uploads: { ...s.uploads, [mutationId]: { completedBytes, totalSize } },
+      })),
+    ),
+    b.on('app.navigate', ({ taskId }) => useApp.setState({ openTaskId: taskId })),
+  ];
+  void (async () => {
+    try {
+      const [session, settings] = await Promise.all([
+        b.invoke('session.state', {}),
+        b.invoke('settings.get', {}),
+      ]);
+      useApp.setState({ session, settings, sessionError: null });
+      if (session.signedIn) useApp.setState({ sync: await b.invoke('sync.status', {}) });
+    } catch (error) {
+      useApp.setState({
+        sessionError: error instanceof Error ? error.message : String(error),
+      });
+    }
+  })();
+  return () => {
+    for (const off of offs) off();
+  };
+}
+
+export async function saveSettings(patch: Partial<Settings>) {
+  const settings = await bridge().invoke('settings.set', patch);
+  useApp.setState({ settings });
+}

@@ -1,0 +1,30 @@
+import { isBridgeError } from '../../shared/bridge';
+import type { EditCommand, EditResult } from '../../shared/edits/commands';
+import { toast } from '../ui/toast';
+import { bridge } from './bridge';
+import { optimisticPatch } from './optimistic';
+import { patchAll, refreshAll } from './query';
+
+/**
+ * The one way the UI changes anything: patch the cached views now (optimistic), hand the edit
+ * to the host (`edits.apply`: replica + outbox in one transaction), then re-read. A refused
+ * edit re-reads too, which puts the views back, and says why.
+ */
+export async function applyEdit(cmd: EditCommand): Promise<EditResult | null> {
+  const patch = optimisticPatch(cmd);
+  if (patch) patchAll((_method, data) => patch(data));
+  try {
+    const result = await bridge().invoke('edits.apply', cmd);
+    refreshAll();
+    return result;
+  } catch (error) {
+    refreshAll();
+    const message = isBridgeError(error)
+      ? error.fieldErrors?.[0]
+        ? `${error.message} (${error.fieldErrors[0].field})`
+        : error.message
+      : String(error);
+    toast(`Could not save: ${message}`, 'error');
+    return null;
+  }
+}

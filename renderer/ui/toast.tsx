@@ -1,0 +1,79 @@
+import { create } from 'zustand';
+import { IconButton } from './button';
+import { IconX } from './icons';
+
+export type ToastTone = 'info' | 'success' | 'error';
+
+export interface Toast {
+  id: number;
+  tone: ToastTone;
+  message: string;
+  action?: { label: string; run: () => void };
+}
+
+interface ToastState {
+  toasts: Toast[];
+  push: (t: Omit<Toast, 'id'>, ttlMs?: number) => number;
+  dismiss: (id: number) => void;
+}
+
+let seq = 0;
+
+export const useToasts = create<ToastState>((set, get) => ({
+  toasts: [],
+  push: (t, ttlMs = t.tone === 'error' ? 8_000 : 4_000) => {
+    const id = ++seq;
+    set({ toasts: [...get().toasts.slice(-3), { ...t, id }] });
+    setTimeout(() => get().dismiss(id), ttlMs);
+    return id;
+  },
+  dismiss: (id) => set({ toasts: get().toasts.filter((t) => t.id !== id) }),
+}));
+
+export const toast = (message: string, tone: ToastTone = 'info', action?: Toast['action']) =>
+  useToasts.getState().push({ message, tone, action });
+
+/** Errors are announced assertively, the rest politely. */
+export function ToastRegion() {
+  const toasts = useToasts((s) => s.toasts);
+  const dismiss = useToasts((s) => s.dismiss);
+  return (
+    <div className="toasts">
+      <div role="status" aria-live="polite" className="toast-stack">
+        {toasts
+          .filter((t) => t.tone !== 'error')
+          .map((t) => (
+            <ToastView key={t.id} t={t} onClose={() => dismiss(t.id)} />
+          ))}
+      </div>
+      <div role="alert" aria-live="assertive" className="toast-stack">
+        {toasts
+          .filter((t) => t.tone === 'error')
+          .map((t) => (
+            <ToastView key={t.id} t={t} onClose={() => dismiss(t.id)} />
+          ))}
+      </div>
+    </div>
+  );
+}
+
+function ToastView({ t, onClose }: { t: Toast; onClose: () => void }) {
+  return (
+    <div className={`toast toast-${t.tone}`}>
+      <span className="grow">{t.message}</span>
+      {t.action ? (
+        <button
+          type="button"
+          className="btn btn-ghost btn-sm"
+          onClick={() => {
+            t.action?.run();
+            onClose();
+          }}
+        >
+          {t.action.label}
+        </button>
+      ) : null}
+      <IconButton label="Dismiss" icon={<IconX />} onClick={onClose} />
+    </div>
+  );
+}
