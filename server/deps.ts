@@ -2,8 +2,16 @@ import type { Clock } from './clock';
 import type { Db } from './db/open';
 import type { Faults } from './faults';
 
-export type Quirk = 'project-task-create-returns-project';
-export const knownQuirks: readonly Quirk[] = ['project-task-create-returns-project'];
+/**
+ * Behaviours of real services the client must survive:
+ * - project-task-create-returns-project: the create answers the project, not the task;
+ * - ignore-idempotency-key: Idempotency-Key is not honoured (a resent POST creates again).
+ */
+export type Quirk = 'project-task-create-returns-project' | 'ignore-idempotency-key';
+export const knownQuirks: readonly Quirk[] = [
+  'project-task-create-returns-project',
+  'ignore-idempotency-key',
+];
 
 /** What every route module gets: the store, the clock and the server's settings. */
 export interface ServerDeps {

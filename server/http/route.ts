@@ -132,7 +132,10 @@ export const createRouter = (
           body = parseOrThrow(row.body, req.body, 'request body');
         }
 
-        const rawKey = row.method === 'POST' ? req.headers['idempotency-key'] : undefined;
+        const rawKey =
+          row.method === 'POST' && !deps.quirks.has('ignore-idempotency-key')
+            ? req.headers['idempotency-key']
+            : undefined;
         const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
         if (key !== undefined && !idempotencyKeyPattern.test(key)) {
           await discardUploads(uploads);

@@ -1,0 +1,260 @@
+/**
+ * The pusher replays the outbox: rows in client mutation id order, one at a time per entity,
+ * independent entities in parallel (a pool, 4 by default). Each answer is written to the
+ * replica in one transaction with the row's removal; each failure is classified once
+ * (backoff.ts) and handled:
+ * - retry / rate-limited: pending again, due after backoff (or Retry-After); offline shows;
+ * - auth: the row waits untouched and the whole outbox pauses until the user signs in;
+ * - permanent: the row fails, visible with the server's words, and the replica goes back to
+ *   the server's copy; the queue goes on;
+ * - conflict: the entity is gone on the server; the row waits for the user (recreate or
+ *   discard). A delete that finds its entity gone has done its job and settles.
+ */
+
+import type { ApiClient } from '../api';
+import { isApiClientError } from '../api/errors';
+import type { Replica } from '../db/replica';
+import { type Applied, applyAnswer } from './answers';
+import { type BackoffOptions, classifyFailure, nextAttemptDelay, outboxError } from './backoff';
+import { mayHaveReachedServer } from './coalesce';
+import { removeStagedFiles } from './files';
+import { rewriteIds } from './local-ids';
+import {
+  failPermanently,
+  getMutation,
+  markConflict,
+  markInflight,
+  readyMutations,
+  retryLater,
+  settle,
+} from './queue';
+import { findLostCreate } from './reconcile';
+import { sendMutation } from './send';
+import { kindSpec, type OutboxError, type QueuedMutation } from './types';
+
+export type PushEvent =
+  | { type: 'sent'; mutation: QueuedMutation; applied: Applied }
+  | { type: 'failed'; mutation: QueuedMutation; error: OutboxError }
+  | { type: 'retrying'; mutation: QueuedMutation; error: OutboxError; nextAttemptAt: number }
+  | { type: 'upload-progress'; mutationId: number; completedBytes: number; totalSize: number }
+  | { type: 'online'; online: boolean }
+  | { type: 'auth-required' };
+
+export interface PusherOptions {
+  replica: Replica;
+  client: ApiClient;
+  dataDir: string;
+  userId: number;
+  concurrency?: number;
+  now?: () => number;
+  random?: () => number;
+  backoff?: BackoffOptions;
+  /** Restores the server's copy for edits that will not happen (the edit layer's rollBack). */
+  rollBack: (rows: QueuedMutation[]) => void;
+  /** Runs in the transaction that settles a row (e.g. queue a timer correction). */
+  afterSettle?: (row: QueuedMutation, answer: unknown) => void;
+  onEvent?: (event: PushEvent) => void;
+}
+
+export interface PushSummary {
+  sent: number;
+  failed: number;
+  /** Rows still waiting for a retry. */
+  waiting: number;
+}
+
+export class Pusher {
+  private running: Promise<PushSummary> | null = null;
+  private authPaused = false;
+  private stopped = false;
+
+  constructor(private readonly options: PusherOptions) {}
+
+  get pausedForAuth(): boolean {
+    return this.authPaused;
+  }
+
+  /** After a sign-in: rows waiting on auth go again. */
+  resumeAuth(): void {
+    this.authPaused = false;
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Sends every ready row, until none is ready; a second call joins the one running. */
+  push(): Promise<PushSummary> {
+    this.stopped = false;
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  private emit(event: PushEvent): void {
+    this.options.onEvent?.(event);
+  }
+
+  private async drain(): Promise<PushSummary> {
+    const summary: PushSummary = { sent: 0, failed: 0, waiting: 0 };
+    const limit = this.options.concurrency ?? 4;
+    const inflight = new Map<number, Promise<void>>();
+    const db = this.options.replica.db;
+    for (;;) {
+      if (!this.authPaused && !this.stopped && inflight.size < limit) {
+        const rows = readyMutations(db, this.now(), limit).filter(
+          (r) => !inflight.has(r.mutationId),
+        );
+        for (const row of rows.slice(0, limit - inflight.size)) {
+          markInflight(db, row.mutationId, this.now());
+          const job = this.sendOne(row, summary).finally(() => inflight.delete(row.mutationId));
+          inflight.set(row.mutationId, job);
+        }
+      }
+      if (inflight.size === 0) break;
+      await Promise.race(inflight.values());
+    }
+    summary.waiting = (
+      db.prepare("SELECT count(*) AS n FROM outbox WHERE state = 'pending'").get() as { n: number }
+    ).n;
+    return summary;
+  }
+
+  private async sendOne(row: QueuedMutation, summary: PushSummary): Promise<void> {
+    const { replica, client, dataDir } = this.options;
+    try {
+      // The earlier answer was lost: on a service that ignores Idempotency-Key it may exist.
+      if (kindSpec(row.kind).effect === 'create' && mayHaveReachedServer(row)) {
+        const rewritten = rewriteIds(replica.db, row);
+        if (rewritten.status === 'ready') {
+          const found = await findLostCreate(
+            { client, db: replica.db, userId: this.options.userId },
+            row,
+            rewritten.path,
+            rewritten.body,
+          );
+          if (found !== null) {
+            this.succeed(row, found, rewritten.path);
+            summary.sent++;
+            return;
+          }
+        }
+      }
+      const outcome = await sendMutation(
+        {
+          client,
+          db: replica.db,
+          dataDir,
+          onProgress: (completedBytes, totalSize) =>
+            this.emit({
+              type: 'upload-progress',
+              mutationId: row.mutationId,
+              completedBytes,
+              totalSize,
+            }),
+        },
+        row,
+      );
+      if (outcome.status === 'blocked') {
+        retryLater(
+          replica.db,
+          row.mutationId,
+          { kind: 'local', failure: 'retry', message: 'waiting for an entity it refers to' },
+          this.now() + 1_000,
+          this.now(),
+        );
+        return;
+      }
+      this.emit({ type: 'online', online: true });
+      this.succeed(row, outcome.answer, outcome.path);
+      summary.sent++;
+    } catch (error) {
+      this.fail(row, error, summary);
+    }
+  }
+
+  private succeed(row: QueuedMutation, answer: unknown, path: Record<string, number>): void {
+    const { replica } = this.options;
+    let applied: Applied = { touched: [], rekeyed: [] };
+    let files: string[] = [];
+    replica.transaction(() => {
+      const localAttachments = localAttachmentIds(row);
+      files = settle(replica.db, row.mutationId).files;
+      applied = applyAnswer(replica.db, row, answer, path, this.now(), localAttachments);
+      replica.noteServerWrite(applied.touched);
+      this.options.afterSettle?.(row, answer);
+    });
+    removeStagedFiles(this.options.dataDir, files);
+    this.emit({ type: 'sent', mutation: row, applied });
+  }
+
+  private fail(row: QueuedMutation, error: unknown, summary: PushSummary): void {
+    const { replica } = this.options;
+    const db = replica.db;
+    const now = this.now();
+    const failure = classifyFailure(error, row.kind);
+    const info = outboxError(error, failure);
+    // Still ours? A crash-free path always is; a stop mid-flight leaves it in flight.
+    if (!getMutation(db, row.mutationId)) return;
+    switch (failure) {
+      case 'retry':
+      case 'rate-limited': {
+        const current = getMutation(db, row.mutationId);
+        const retryAfter = isApiClientError(error) ? error.retryAfterMs : undefined;
+        const at =
+          now +
+          nextAttemptDelay(
+            current?.attempts ?? 1,
+            retryAfter,
+            this.options.random,
+            this.options.backoff,
+          );
+        retryLater(db, row.mutationId, info, at, now);
+        if (isApiClientError(error) && (error.kind === 'network' || error.kind === 'timeout'))
+          this.emit({ type: 'online', online: false });
+        this.emit({ type: 'retrying', mutation: row, error: info, nextAttemptAt: at });
+        return;
+      }
+      case 'auth':
+        // Nothing is dropped: the row goes back as it was, and the outbox waits for a sign-in.
+        retryLater(db, row.mutationId, info, now, now);
+        this.authPaused = true;
+        this.emit({ type: 'auth-required' });
+        return;
+      case 'conflict':
+        if (kindSpec(row.kind).effect === 'delete') {
+          // Gone already (perhaps by this very request, whose answer was lost): done.
+          this.succeed(row, null, row.path);
+          return;
+        }
+        markConflict(db, row.mutationId, info, now);
+        summary.failed++;
+        this.emit({ type: 'failed', mutation: row, error: info });
+        return;
+      case 'permanent':
+        replica.transaction(() => {
+          failPermanently(db, row.mutationId, info, now);
+          this.options.rollBack([row]);
+        });
+        summary.failed++;
+        this.emit({ type: 'failed', mutation: row, error: info });
+        return;
+    }
+  }
+}
+
+/**
+ * Local attachment rows an upload made, one per file (the edit layer keeps their ids in the
+ * row's body, which a multipart request does not send): they give way to the server's list.
+ */
+const localAttachmentIds = (row: QueuedMutation): number[] => {
+  if (row.kind !== 'attachment.upload') return [];
+  const body = row.body as { localIds?: unknown } | null;
+  const ids = body && Array.isArray(body.localIds) ? body.localIds : [];
+  return ids.filter((n): n is number => typeof n === 'number' && n < 0);
+};
