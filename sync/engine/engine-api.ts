@@ -39,8 +39,11 @@ export interface EngineStatus {
 
 export type EngineEvent =
   | { type: 'status'; status: EngineStatus }
-  /** Rows of these entities changed in the replica (local edit, pull, push answer, rebase). */
-  | { type: 'changed'; entities: EntityKey[]; source: 'edit' | 'pull' | 'push' }
+  /**
+   * Rows of these entities changed in the replica (local edit, pull, push answer, rebase):
+   * `task:12`, or `task:*` when very many of a kind did.
+   */
+  | { type: 'changed'; entities: string[]; source: 'edit' | 'pull' | 'push' }
   /** An entity created offline got its server id; views holding `from` should switch to `to`. */
   | { type: 'rekeyed'; from: EntityKey; to: EntityKey }
   | { type: 'upload-progress'; mutationId: number; completedBytes: number; totalSize: number }
