@@ -1,0 +1,403 @@
+/** Edits of timers, spaces, projects and notifications: what each sends and writes. */
+import type { EditOf, EditResult } from '../../shared/edits/commands';
+import { stmt } from '../db/kysely';
+import type { Sqlite } from '../db/open';
+import { allocateLocalId, type JsonObject } from '../outbox';
+import type { EditContext } from './apply-tasks';
+import { baseFor, checkBody, commitEdit } from './commit';
+import {
+  currentId,
+  EditError,
+  projectState,
+  spaceOfProject,
+  spaceState,
+  type TaskPlace,
+  taskPlace,
+} from './state';
+import * as timers from './timers';
+
+const result = (entityKind: string, id: number, mutationId: number | null): EditResult => ({
+  entityKind,
+  id,
+  ids: [id],
+  mutationId,
+});
+
+const defined = (o: Record<string, unknown>): JsonObject => {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v as never;
+  return out;
+};
+
+// ---- timers --------------------------------------------------------------------------------
+
+/** The operation that adds time to a task, personal or in a project. */
+const timerCreateOp = (
+  db: Sqlite,
+  taskId: number,
+  personal: string,
+  project: string,
+): { place: TaskPlace; operationId: string; path: Record<string, number> } => {
+  const place = taskPlace(db, taskId);
+  return place.projectId === null
+    ? { place, operationId: personal, path: { taskId } }
+    : { place, operationId: project, path: { projectId: place.projectId, taskId } };
+};
+
+const newTimer = (
+  db: Sqlite,
+  kind: 'timer.start' | 'timer.range' | 'timer.manual',
+  op: { operationId: string; path: Record<string, number> },
+  body: JsonObject,
+  truth: timers.TimerTruthRecord,
+  now: number,
+): EditResult => {
+  const id = allocateLocalId(db);
+  timers.writeTruth(db, id, truth);
+  const { operationId, path } = op;
+  const r = commitEdit(db, { kind, operationId, path, body, entityId: id, localId: id }, now);
+  return result('timer', id, r.mutationId);
+};
+
+const knownTimer = (db: Sqlite, trackId: number, now: number) => {
+  const id = currentId(db, 'timer', trackId);
+  const truth = timers.readTruth(db, id) ?? timers.truthOfRow(db, id, now);
+  if (!truth) throw new EditError(`timer ${trackId} is not in the replica`);
+  return { id, truth };
+};
+
+const moveOps = {
+  'timer.pause': 'pauseTimer',
+  'timer.resume': 'resumeTimer',
+  'timer.stop': 'stopTimer',
+} as const;
+
+/**
+ * Pause, resume, stop. The requests carry no time the server would honour (a stop replayed
+ * late must not end before the server's resume); the time the user pressed is kept in the
+ * row's body as `at` (the API client sends only the schema's fields) and in the record.
+ */
+export const moveTimer = (
+  db: Sqlite,
+  c: EditOf<'timer.pause' | 'timer.resume' | 'timer.stop'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id, truth } = knownTimer(db, c.trackId, ctx.now);
+  const next =
+    c.kind === 'timer.pause'
+      ? timers.pause(truth, ctx.now)
+      : c.kind === 'timer.resume'
+        ? timers.resume(truth, ctx.now)
+        : timers.stop(truth, ctx.now);
+  const operationId = moveOps[c.kind];
+  const body = { ...checkBody(operationId, {}), at: ctx.now };
+  const base = baseFor(db, 'timer', id);
+  timers.writeTruth(db, id, next);
+  const r = commitEdit(
+    db,
+    { kind: c.kind, operationId, path: { trackId: id }, body, entityId: id, base },
+    ctx.now,
+  );
+  return result('timer', id, r.mutationId);
+};
+
+/** One running or paused timer per user (the server refuses a second): stop the one running. */
+export const startTimer = (db: Sqlite, c: EditOf<'timer.start'>, ctx: EditContext): EditResult => {
+  const op = timerCreateOp(db, c.taskId, 'startTimer', 'startProjectTaskTimer');
+  const active = timers.activeTimerId(db, ctx.userId);
+  if (active !== null) moveTimer(db, { kind: 'timer.stop', trackId: active }, ctx);
+  const body = checkBody(
+    op.operationId,
+    defined({ notes: c.notes, billingStatus: c.billingStatus, startTime: ctx.now }),
+  );
+  return newTimer(
+    db,
+    'timer.start',
+    op,
+    body,
+    {
+      userId: ctx.userId,
+      taskId: op.place.taskId,
+      projectId: op.place.projectId,
+      state: 'RUNNING',
+      startTime: ctx.now,
+      accumulatedMs: 0,
+      runningSince: ctx.now,
+      endTime: null,
+      billingStatus: c.billingStatus ?? 'BILLABLE',
+      notes: c.notes ?? null,
+    },
+    ctx.now,
+  );
+};
+
+export const addTimeRange = (
+  db: Sqlite,
+  c: EditOf<'timer.range'>,
+  ctx: EditContext,
+): EditResult => {
+  const op = timerCreateOp(db, c.taskId, 'addNewTimeRange', 'addRangeTimerForProjectTask');
+  const body = checkBody(op.operationId, { startTime: c.startTime, endTime: c.endTime });
+  return newTimer(
+    db,
+    'timer.range',
+    op,
+    body,
+    {
+      userId: ctx.userId,
+      taskId: op.place.taskId,
+      projectId: op.place.projectId,
+      state: 'STOPPED',
+      startTime: c.startTime,
+      accumulatedMs: c.endTime - c.startTime,
+      runningSince: null,
+      endTime: c.endTime,
+      billingStatus: 'BILLABLE',
+      notes: null,
+    },
+    ctx.now,
+  );
+};
+
+export const addManualTime = (
+  db: Sqlite,
+  c: EditOf<'timer.manual'>,
+  ctx: EditContext,
+): EditResult => {
+  const op = timerCreateOp(db, c.taskId, 'addNewManualTime', 'addNewManualTimeForTask');
+  const billingStatus = c.billingStatus ?? 'BILLABLE';
+  const body = checkBody(
+    op.operationId,
+    defined({
+      hours: c.hours,
+      minutes: c.minutes,
+      startTime: c.startTime,
+      billingStatus,
+      notes: c.notes,
+    }),
+  );
+  const ms = (c.hours * 60 + c.minutes) * 60_000;
+  return newTimer(
+    db,
+    'timer.manual',
+    op,
+    body,
+    {
+      userId: ctx.userId,
+      taskId: op.place.taskId,
+      projectId: op.place.projectId,
+      state: 'STOPPED',
+      startTime: c.startTime,
+      accumulatedMs: ms,
+      runningSince: null,
+      endTime: c.startTime + ms,
+      billingStatus,
+      notes: c.notes ?? null,
+    },
+    ctx.now,
+  );
+};
+
+export const updateTimer = (
+  db: Sqlite,
+  c: EditOf<'timer.update'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id, truth } = knownTimer(db, c.trackId, ctx.now);
+  const body = checkBody('updateTimer', {
+    billingStatus: truth.billingStatus,
+    notes: truth.notes,
+    startTime: truth.startTime,
+    durationSeconds: Math.floor(timers.runningMs(truth, ctx.now) / 1000),
+    ...c.patch,
+  });
+  const next = timers.update(truth, body as Parameters<typeof timers.update>[1], ctx.now);
+  const base = baseFor(db, 'timer', id);
+  timers.writeTruth(db, id, next);
+  const r = commitEdit(
+    db,
+    {
+      kind: 'timer.update',
+      operationId: 'updateTimer',
+      path: { trackId: id },
+      body,
+      entityId: id,
+      base,
+    },
+    ctx.now,
+  );
+  return result('timer', id, r.mutationId);
+};
+
+export const deleteTimer = (
+  db: Sqlite,
+  c: EditOf<'timer.delete'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id } = knownTimer(db, c.trackId, ctx.now);
+  const base = baseFor(db, 'timer', id, true);
+  const r = commitEdit(
+    db,
+    {
+      kind: 'timer.delete',
+      operationId: 'deleteTimeTracker',
+      path: { trackId: id },
+      entityId: id,
+      base,
+    },
+    ctx.now,
+  );
+  timers.forgetTimerTruth(db, id);
+  return result('timer', id, r.mutationId);
+};
+
+// ---- spaces and projects -------------------------------------------------------------------
+
+const spaceExists = (db: Sqlite, spaceId: number) =>
+  stmt(db, 'SELECT 1 FROM spaces WHERE space_id = ?').get(spaceId) !== undefined;
+
+export const createSpace = (
+  db: Sqlite,
+  c: EditOf<'space.create'>,
+  ctx: EditContext,
+): EditResult => {
+  const body = checkBody('createSpace', c.fields);
+  const id = allocateLocalId(db);
+  const r = commitEdit(
+    db,
+    { kind: 'space.create', operationId: 'createSpace', path: {}, body, entityId: id, localId: id },
+    ctx.now,
+  );
+  return result('space', id, r.mutationId);
+};
+
+const knownSpace = (db: Sqlite, spaceId: number) => {
+  const id = currentId(db, 'space', spaceId);
+  if (!spaceExists(db, id)) throw new EditError(`space ${spaceId} is not in the replica`);
+  return id;
+};
+
+export const updateSpace = (
+  db: Sqlite,
+  c: EditOf<'space.update'>,
+  ctx: EditContext,
+): EditResult => {
+  const id = knownSpace(db, c.spaceId);
+  const body = checkBody('updateSpace', { ...spaceState(db, id), ...c.patch });
+  const base = baseFor(db, 'space', id);
+  const r = commitEdit(
+    db,
+    {
+      kind: 'space.update',
+      operationId: 'updateSpace',
+      path: { spaceId: id },
+      body,
+      entityId: id,
+      base,
+    },
+    ctx.now,
+  );
+  return result('space', id, r.mutationId);
+};
+
+export const deleteSpace = (
+  db: Sqlite,
+  c: EditOf<'space.delete'>,
+  ctx: EditContext,
+): EditResult => {
+  const id = knownSpace(db, c.spaceId);
+  const base = baseFor(db, 'space', id, true);
+  const r = commitEdit(
+    db,
+    { kind: 'space.delete', operationId: 'deleteSpace', path: { spaceId: id }, entityId: id, base },
+    ctx.now,
+  );
+  return result('space', id, r.mutationId);
+};
+
+export const createProject = (
+  db: Sqlite,
+  c: EditOf<'project.create'>,
+  ctx: EditContext,
+): EditResult => {
+  const spaceId = knownSpace(db, c.spaceId);
+  const body = checkBody('createProject', c.fields);
+  const id = allocateLocalId(db);
+  const r = commitEdit(
+    db,
+    {
+      kind: 'project.create',
+      operationId: 'createProject',
+      path: { spaceId },
+      body,
+      entityId: id,
+      localId: id,
+    },
+    ctx.now,
+  );
+  return result('project', id, r.mutationId);
+};
+
+const knownProject = (db: Sqlite, projectId: number) => {
+  const id = currentId(db, 'project', projectId);
+  const spaceId = spaceOfProject(db, id);
+  if (spaceId === null) throw new EditError(`project ${projectId} is not in the replica`);
+  return { id, path: { spaceId, projectId: id } };
+};
+
+export const updateProject = (
+  db: Sqlite,
+  c: EditOf<'project.update'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id, path } = knownProject(db, c.projectId);
+  const body = checkBody('updateProject', { ...projectState(db, id), ...c.patch });
+  const base = baseFor(db, 'project', id);
+  const r = commitEdit(
+    db,
+    { kind: 'project.update', operationId: 'updateProject', path, body, entityId: id, base },
+    ctx.now,
+  );
+  return result('project', id, r.mutationId);
+};
+
+export const deleteProject = (
+  db: Sqlite,
+  c: EditOf<'project.delete'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id, path } = knownProject(db, c.projectId);
+  const base = baseFor(db, 'project', id, true);
+  const r = commitEdit(
+    db,
+    { kind: 'project.delete', operationId: 'deleteProject', path, entityId: id, base },
+    ctx.now,
+  );
+  return result('project', id, r.mutationId);
+};
+
+// ---- notifications -------------------------------------------------------------------------
+
+export const notificationEdit = (
+  db: Sqlite,
+  c: EditOf<'notification.read' | 'notification.delete'>,
+  ctx: EditContext,
+): EditResult => {
+  const id = c.notificationId;
+  if (stmt(db, 'SELECT 1 FROM notifications WHERE notification_id = ?').get(id) === undefined)
+    throw new EditError(`notification ${id} is not in the replica`);
+  const read = c.kind === 'notification.read';
+  const base = baseFor(db, 'notification', id, !read);
+  const r = commitEdit(
+    db,
+    {
+      kind: c.kind,
+      operationId: read ? 'markNotificationAsRead' : 'deleteNotification',
+      path: { notificationId: id },
+      entityId: id,
+      base,
+    },
+    ctx.now,
+  );
+  return result('notification', id, r.mutationId);
+};

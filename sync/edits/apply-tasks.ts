@@ -1,0 +1,312 @@
+/** Edits of tasks, subtasks, checklist items and attachments: what each sends and writes. */
+import { statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { checkUpload } from '../../shared/api/attachments';
+import type { EditOf, EditResult } from '../../shared/edits/commands';
+import type { UploadFile } from '../api/types';
+import { guessContentType } from '../api/upload';
+import type { Sqlite } from '../db/open';
+import { allocateLocalId, stageUploadFiles } from '../outbox';
+import { baseFor, checkBody, commitEdit } from './commit';
+import {
+  checklistState,
+  currentId,
+  EditError,
+  onTaskPath,
+  spaceOfProject,
+  taskOp,
+  taskPlace,
+  taskState,
+} from './state';
+import { attachmentRow, checklistTaskOf } from './write-tasks';
+
+export interface EditContext {
+  now: number;
+  userId: number;
+  dataDir: string;
+}
+
+const result = (
+  entityKind: string,
+  id: number,
+  mutationId: number | null,
+  ids: number[] = [id],
+): EditResult => ({ entityKind, id, ids, mutationId });
+
+// ---- tasks ---------------------------------------------------------------------------------
+
+export const createTask = (db: Sqlite, c: EditOf<'task.create'>, ctx: EditContext): EditResult => {
+  let operationId: string;
+  let path: Record<string, number>;
+  if (c.parentTaskId !== undefined) {
+    const parent = taskPlace(db, c.parentTaskId);
+    if (parent.parentTaskId !== null) throw new EditError('a subtask cannot have subtasks');
+    if (c.projectId !== undefined && currentId(db, 'project', c.projectId) !== parent.projectId)
+      throw new EditError(`task ${c.parentTaskId} is not in project ${c.projectId}`);
+    if (parent.projectId === null) {
+      operationId = 'createPersonalSubtask';
+      path = { parentTaskId: c.parentTaskId };
+    } else {
+      operationId = 'createProjectSubtask';
+      path = {
+        spaceId: parent.spaceId ?? 0,
+        projectId: parent.projectId,
+        taskId: c.parentTaskId,
+      };
+    }
+  } else if (c.projectId !== undefined) {
+    const spaceId = spaceOfProject(db, currentId(db, 'project', c.projectId));
+    if (spaceId === null) throw new EditError(`project ${c.projectId} is not in the replica`);
+    operationId = 'createProjectTask';
+    path = { spaceId, projectId: c.projectId };
+  } else {
+    operationId = 'createTask';
+    path = {};
+  }
+  const body = checkBody(operationId, c.fields);
+  const id = allocateLocalId(db);
+  const r = commitEdit(
+    db,
+    { kind: 'task.create', operationId, path, body, entityId: id, localId: id },
+    ctx.now,
+  );
+  return result('task', id, r.mutationId);
+};
+
+export const updateTask = (db: Sqlite, c: EditOf<'task.update'>, ctx: EditContext): EditResult => {
+  const place = taskPlace(db, c.taskId);
+  const { operationId, path } = taskOp(place, 'update');
+  const body = checkBody(operationId, { ...taskState(db, place.taskId), ...c.patch });
+  const base = baseFor(db, 'task', place.taskId);
+  const r = commitEdit(
+    db,
+    { kind: 'task.update', operationId, path, body, entityId: place.taskId, base },
+    ctx.now,
+  );
+  return result('task', place.taskId, r.mutationId);
+};
+
+export const deleteTask = (db: Sqlite, c: EditOf<'task.delete'>, ctx: EditContext): EditResult => {
+  const place = taskPlace(db, c.taskId);
+  const { operationId, path } = taskOp(place, 'delete');
+  const base = baseFor(db, 'task', place.taskId, true);
+  const r = commitEdit(
+    db,
+    { kind: 'task.delete', operationId, path, entityId: place.taskId, base },
+    ctx.now,
+  );
+  return result('task', place.taskId, r.mutationId);
+};
+
+// ---- checklist items -----------------------------------------------------------------------
+
+const checklistOp = (db: Sqlite, taskId: number, verb: 'create' | 'update' | 'delete') => {
+  const { sub, path } = onTaskPath(taskPlace(db, taskId));
+  const V = verb === 'create' ? 'create' : verb === 'update' ? 'update' : 'delete';
+  return { operationId: `${V}CheckListFor${sub ? 'Subtask' : 'Task'}`, path };
+};
+
+const itemTask = (db: Sqlite, checklistId: number): { id: number; taskId: number } => {
+  const id = currentId(db, 'checklist', checklistId);
+  const taskId = checklistTaskOf(db, id);
+  if (taskId === null) throw new EditError(`checklist item ${checklistId} is not in the replica`);
+  return { id, taskId };
+};
+
+export const createChecklistItem = (
+  db: Sqlite,
+  c: EditOf<'checklist.create'>,
+  ctx: EditContext,
+): EditResult => {
+  const { operationId, path } = checklistOp(db, c.taskId, 'create');
+  const body = checkBody(operationId, { name: c.name, assigneeId: c.assigneeId ?? null });
+  const id = allocateLocalId(db);
+  const r = commitEdit(
+    db,
+    { kind: 'checklist.create', operationId, path, body, entityId: id, localId: id },
+    ctx.now,
+  );
+  return result('checklist', id, r.mutationId);
+};
+
+export const updateChecklistItem = (
+  db: Sqlite,
+  c: EditOf<'checklist.update'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id, taskId } = itemTask(db, c.checklistId);
+  const { operationId, path } = checklistOp(db, taskId, 'update');
+  // The API replaces name, state and assignee: the patch completes the item's current state.
+  const body = checkBody(operationId, { ...checklistState(db, id), ...c.patch });
+  const base = baseFor(db, 'checklist', id);
+  const r = commitEdit(
+    db,
+    {
+      kind: 'checklist.update',
+      operationId,
+      path: { ...path, checklistId: id },
+      body,
+      entityId: id,
+      base,
+    },
+    ctx.now,
+  );
+  return result('checklist', id, r.mutationId);
+};
+
+export const deleteChecklistItem = (
+  db: Sqlite,
+  c: EditOf<'checklist.delete'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id, taskId } = itemTask(db, c.checklistId);
+  const { operationId, path } = checklistOp(db, taskId, 'delete');
+  const base = baseFor(db, 'checklist', id, true);
+  const r = commitEdit(
+    db,
+    {
+      kind: 'checklist.delete',
+      operationId,
+      path: { ...path, checklistId: id },
+      entityId: id,
+      base,
+    },
+    ctx.now,
+  );
+  return result('checklist', id, r.mutationId);
+};
+
+// ---- attachments ---------------------------------------------------------------------------
+
+/** The files of an upload, read before anything is written (a path that is gone fails here). */
+const uploadFiles = (
+  files: EditOf<'attachment.upload'>['files'],
+): (UploadFile & { size: number })[] =>
+  files.map((f) => {
+    if ('path' in f) {
+      let size: number;
+      try {
+        const st = statSync(f.path);
+        if (!st.isFile()) throw new EditError(`${f.path} is not a file`);
+        size = st.size;
+      } catch (e) {
+        if (e instanceof EditError) throw e;
+        throw new EditError(`cannot read ${f.path}: ${(e as Error).message}`);
+      }
+      return { name: f.name ?? basename(f.path), data: f.path, size };
+    }
+    const data = Buffer.from(f.dataBase64, 'base64');
+    return {
+      name: f.name,
+      data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
+      size: data.byteLength,
+      ...(f.contentType ? { contentType: f.contentType } : {}),
+    };
+  });
+
+export const uploadAttachments = (
+  db: Sqlite,
+  c: EditOf<'attachment.upload'>,
+  ctx: EditContext,
+): EditResult => {
+  if ((c.taskId === undefined) === (c.projectId === undefined))
+    throw new EditError('an upload goes to a task or to a project: give exactly one');
+  const files = uploadFiles(c.files);
+  const violations = checkUpload(files);
+  if (violations.length > 0)
+    throw new EditError(`upload refused: ${violations.map((v) => v.message).join('; ')}`);
+  let operationId: string;
+  let path: Record<string, number>;
+  if (c.taskId !== undefined) {
+    const { sub, path: p } = onTaskPath(taskPlace(db, c.taskId));
+    operationId = sub ? 'uploadSubtaskAttachments' : 'uploadTaskAttachments';
+    path = p;
+  } else {
+    const projectId = c.projectId as number;
+    const spaceId = spaceOfProject(db, currentId(db, 'project', projectId));
+    if (spaceId === null) throw new EditError(`project ${projectId} is not in the replica`);
+    operationId = 'uploadProjectAttachments';
+    path = { spaceId, projectId };
+  }
+  const ids = files.map(() => allocateLocalId(db));
+  const first = ids[0] as number;
+  const body = {
+    localIds: ids,
+    files: files.map((f) => ({
+      fileName: f.name,
+      size: f.size,
+      contentType: f.contentType ?? guessContentType(f.name),
+    })),
+  };
+  const r = commitEdit(
+    db,
+    { kind: 'attachment.upload', operationId, path, body, entityId: first, localId: first },
+    ctx.now,
+  );
+  if (r.mutationId === null) throw new EditError('the upload was not queued');
+  stageUploadFiles(
+    db,
+    ctx.dataDir,
+    r.mutationId,
+    files.map(({ size: _size, ...f }) => f),
+  );
+  return result('attachment', first, r.mutationId, ids);
+};
+
+const attachmentOp = (
+  db: Sqlite,
+  attachmentId: number,
+  verb: 'rename' | 'delete',
+): { id: number; operationId: string; path: Record<string, number> } => {
+  const id = currentId(db, 'attachment', attachmentId);
+  const row = attachmentRow(db, id);
+  if (!row) throw new EditError(`attachment ${attachmentId} is not in the replica`);
+  const V = verb === 'rename' ? 'rename' : 'delete';
+  if (row.project_id !== null) {
+    const spaceId = spaceOfProject(db, row.project_id);
+    if (spaceId === null) throw new EditError(`project ${row.project_id} is not in the replica`);
+    return {
+      id,
+      operationId: `${V}ProjectAttachment`,
+      path: { spaceId, projectId: row.project_id, attachmentId: id },
+    };
+  }
+  if (row.task_id === null) throw new EditError(`attachment ${attachmentId} is on nothing`);
+  const { sub, path } = onTaskPath(taskPlace(db, row.task_id));
+  return {
+    id,
+    operationId: `${V}${sub ? 'Subtask' : 'Task'}Attachment`,
+    path: { ...path, attachmentId: id },
+  };
+};
+
+export const renameAttachment = (
+  db: Sqlite,
+  c: EditOf<'attachment.rename'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id, operationId, path } = attachmentOp(db, c.attachmentId, 'rename');
+  const body = checkBody(operationId, { fileName: c.fileName });
+  const base = baseFor(db, 'attachment', id);
+  const r = commitEdit(
+    db,
+    { kind: 'attachment.rename', operationId, path, body, entityId: id, base },
+    ctx.now,
+  );
+  return result('attachment', id, r.mutationId);
+};
+
+export const deleteAttachment = (
+  db: Sqlite,
+  c: EditOf<'attachment.delete'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id, operationId, path } = attachmentOp(db, c.attachmentId, 'delete');
+  const base = baseFor(db, 'attachment', id, true);
+  const r = commitEdit(
+    db,
+    { kind: 'attachment.delete', operationId, path, entityId: id, base },
+    ctx.now,
+  );
+  return result('attachment', id, r.mutationId);
+};

@@ -1,0 +1,129 @@
+/**
+ * The common end of every edit: the request body checked against the endpoint table, the
+ * base kept for a rollback, the local effect written, the row queued (one transaction: the
+ * caller's).
+ */
+import { z } from 'zod';
+import { endpoints } from '../../shared/api/endpoints';
+import type { Sqlite } from '../db/open';
+import {
+  canonicalKey,
+  type EnqueueResult,
+  type EntityKind,
+  enqueue,
+  type Json,
+  type JsonObject,
+  type MutationKind,
+  mutationsOfEntity,
+  type OutboxOperationId,
+} from '../outbox';
+import { applyEffect } from './effects';
+import { type RowSet, snapshotRows } from './snapshot';
+import { EditError, entityState, modifiedTimeOf } from './state';
+
+/**
+ * An edit's `base`: the server's copy of the entity before its first pending edit. `state` is
+ * its editable state in request-body shape (what the rebase compares field by field),
+ * `modifiedTime` the server's, `rows` the raw replica rows (what a rollback writes back; for
+ * a delete, with everything the delete removed).
+ */
+export interface EditBase {
+  state: JsonObject | null;
+  modifiedTime: number | null;
+  rows: RowSet;
+}
+
+export const isEditBase = (v: Json): v is EditBase & JsonObject =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) && 'rows' in v && 'state' in v;
+
+export const snapshotBase = (
+  db: Sqlite,
+  kind: EntityKind,
+  id: number,
+  deep: boolean,
+): EditBase => ({
+  state: entityState(db, kind, id),
+  modifiedTime: modifiedTimeOf(db, kind, id),
+  rows: snapshotRows(db, kind, id, deep),
+});
+
+const sameRow = (a: JsonObject, b: JsonObject) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The base of a new edit of an existing entity: a snapshot when no edit of it is queued;
+ * otherwise the first queued edit's (the coalescer takes it when this returns undefined).
+ * A delete also keeps what it takes along, as the replica holds it now.
+ */
+export const baseFor = (
+  db: Sqlite,
+  kind: EntityKind,
+  id: number,
+  deep = false,
+): Json | undefined => {
+  const queued = mutationsOfEntity(db, canonicalKey(db, kind, id));
+  const head = queued[0]?.base;
+  if (queued.length === 0) return snapshotBase(db, kind, id, deep) as unknown as Json;
+  if (!deep) return undefined;
+  const now = snapshotBase(db, kind, id, true);
+  if (!head || !isEditBase(head)) return now as unknown as Json;
+  // The entity's own rows as the server had them; its children as they are now.
+  const own = snapshotRows(db, kind, id, false);
+  const rows: RowSet = {};
+  for (const [table, list] of Object.entries(now.rows)) {
+    const mine = own[table] ?? [];
+    const kept = list.filter((r) => !mine.some((m) => sameRow(m, r)));
+    if (kept.length) rows[table] = kept;
+  }
+  for (const [table, list] of Object.entries(head.rows))
+    rows[table] = [...(rows[table] ?? []), ...list];
+  return { state: head.state, modifiedTime: head.modifiedTime, rows } as unknown as Json;
+};
+
+/** The body as the endpoint table's request schema accepts it (trimmed, defaults), or an error. */
+export const checkBody = (operationId: string, body: unknown): JsonObject => {
+  const def = (endpoints as Record<string, { body?: z.ZodType | 'multipart' }>)[operationId];
+  if (!def) throw new EditError(`unknown operation ${operationId}`);
+  if (!def.body || def.body === 'multipart') return (body ?? {}) as JsonObject;
+  const parsed = def.body.safeParse(body);
+  if (!parsed.success)
+    throw new EditError(`${operationId}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  return parsed.data as JsonObject;
+};
+
+export interface PlannedEdit {
+  kind: MutationKind;
+  operationId: string;
+  path: Record<string, number>;
+  body?: Json;
+  /** A create's local id; for other edits the edited entity's id. */
+  entityId: number;
+  localId?: number;
+  base?: Json;
+}
+
+/** Writes the effect and queues the row. */
+export const commitEdit = (db: Sqlite, p: PlannedEdit, now: number): EnqueueResult => {
+  applyEffect(
+    db,
+    {
+      kind: p.kind,
+      operationId: p.operationId,
+      path: p.path,
+      body: p.body ?? null,
+      entityId: p.entityId,
+    },
+    now,
+  );
+  return enqueue(
+    db,
+    {
+      kind: p.kind,
+      operationId: p.operationId as OutboxOperationId,
+      path: p.path,
+      ...(p.body === undefined ? {} : { body: p.body }),
+      ...(p.localId === undefined ? {} : { localId: p.localId }),
+      ...(p.base === undefined ? {} : { base: p.base }),
+    },
+    now,
+  );
+};

@@ -1,0 +1,61 @@
+/** A seeded replica in a temp dir, and the context of edits made on it, for the edits' tests. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Sqlite } from '../db/open';
+import { NOW, seedReplica } from '../db/queries/read.fixture';
+import { Replica } from '../db/replica';
+import { allMutations, type QueuedMutation } from '../outbox';
+import { applyEdit, type EditContext } from './apply';
+
+export interface EditFixture {
+  dir: string;
+  replica: Replica;
+  db: Sqlite;
+  ctx: EditContext;
+  /** Applies an edit at `ctx.now` (or `at`). */
+  edit(command: unknown, at?: number): ReturnType<typeof applyEdit>;
+  rows(): QueuedMutation[];
+  close(): void;
+}
+
+/** The read fixture's replica (user 1 signed in), edits at its NOW. */
+export const editFixture = (seed = true): EditFixture => {
+  const dir = mkdtempSync(join(tmpdir(), 'edits-'));
+  const replica = Replica.openFile(join(dir, 'replica.sqlite'));
+  if (seed) seedReplica(replica);
+  const ctx: EditContext = { now: NOW, userId: 1, dataDir: dir };
+  return {
+    dir,
+    replica,
+    db: replica.db,
+    ctx,
+    edit: (command, at) => applyEdit(replica.db, command, { ...ctx, now: at ?? ctx.now }),
+    rows: () => allMutations(replica.db),
+    close: () => {
+      replica.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** Every row of every table the edits write, to prove an edit changed nothing. */
+export const dumpReplica = (db: Sqlite): string =>
+  JSON.stringify(
+    [
+      'tasks',
+      'task_tags',
+      'task_owners',
+      'custom_field_values',
+      'checklist_items',
+      'attachments',
+      'timers',
+      'notifications',
+      'spaces',
+      'projects',
+      'project_tags',
+      'project_members',
+      'outbox',
+      'outbox_files',
+    ].map((t) => db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()),
+  );

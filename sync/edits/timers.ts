@@ -1,0 +1,249 @@
+/**
+ * Timers as the user saw them. Pause and resume carry no time in the API and a stop replayed
+ * late would end at the server's clock, so the replay alone cannot give the server the right
+ * numbers. Each local timer edit therefore folds into a "truth" record (start time, running
+ * milliseconds, when the running part began), kept in `replica_info` under the timer's id:
+ * the replica's timer row is written from it (a running timer keeps counting from
+ * `observed_at`), a pull cannot overwrite it while edits are queued, and after the replay the
+ * engine compares it with the server's record and sends `updateTimer` with
+ * `timerTruth(...)`'s start time and duration when they differ (then `forgetTimerTruth`).
+ *
+ * Decision (issue 4, "timers stay true"): correct with updateTimer after the replay, not
+ * ranges: the server's record keeps its id, notes and billing status.
+ */
+import type { BillingStatus, TimerState } from '../../shared/api';
+import { stmt } from '../db/kysely';
+import type { Sqlite } from '../db/open';
+import { serverIdOf } from '../outbox';
+import { EditError } from './state';
+
+export interface TimerTruthRecord {
+  userId: number;
+  taskId: number;
+  projectId: number | null;
+  state: TimerState;
+  startTime: number;
+  /** Running time before `runningSince` (ms). */
+  accumulatedMs: number;
+  /** When the current running part began (RUNNING only). */
+  runningSince: number | null;
+  endTime: number | null;
+  billingStatus: BillingStatus;
+  notes: string | null;
+}
+
+/** What the user saw of a timer: what `updateTimer` needs to make the server agree. */
+export interface TimerTruth {
+  trackId: number;
+  state: TimerState;
+  startTime: number;
+  durationSeconds: number;
+  endTime: number | null;
+  billingStatus: BillingStatus;
+  notes: string | null;
+}
+
+const KEY = (trackId: number) => `edits.timer:${trackId}`;
+
+export const runningMs = (t: TimerTruthRecord, now: number): number =>
+  t.accumulatedMs +
+  (t.state === 'RUNNING' && t.runningSince !== null ? Math.max(0, now - t.runningSince) : 0);
+
+const localIdsOf = (db: Sqlite, trackId: number): number[] =>
+  (
+    stmt(db, "SELECT local_id FROM local_ids WHERE entity_kind = 'timer' AND server_id = ?").all(
+      trackId,
+    ) as { local_id: number }[]
+  ).map((r) => r.local_id);
+
+/** The record of a timer by any id it went by (local, or the server's once mapped). */
+export const readTruth = (db: Sqlite, trackId: number): TimerTruthRecord | null => {
+  const ids = [trackId, serverIdOf(db, 'timer', trackId), ...localIdsOf(db, trackId)];
+  for (const id of ids) {
+    if (id === undefined) continue;
+    const row = stmt(db, 'SELECT value FROM replica_info WHERE key = ?').get(KEY(id)) as
+      | { value: string }
+      | undefined;
+    if (row) return JSON.parse(row.value) as TimerTruthRecord;
+  }
+  return null;
+};
+
+export const writeTruth = (db: Sqlite, trackId: number, t: TimerTruthRecord): void => {
+  for (const id of localIdsOf(db, trackId))
+    stmt(db, 'DELETE FROM replica_info WHERE key = ?').run(KEY(id));
+  stmt(db, 'INSERT OR REPLACE INTO replica_info (key, value) VALUES (?, ?)').run(
+    KEY(trackId),
+    JSON.stringify(t),
+  );
+};
+
+/** Drops the record (the server agrees, or the timer is gone). */
+export const forgetTimerTruth = (db: Sqlite, trackId: number): void => {
+  const ids = [trackId, serverIdOf(db, 'timer', trackId), ...localIdsOf(db, trackId)];
+  for (const id of ids)
+    if (id !== undefined) stmt(db, 'DELETE FROM replica_info WHERE key = ?').run(KEY(id));
+};
+
+/**
+ * What the user saw of a timer now (the start time and whole seconds of running time they
+ * were shown), or null when no local edit of it is recorded. `trackId` may be the server id
+ * of a timer started offline.
+ */
+export const timerTruth = (db: Sqlite, trackId: number, now: number): TimerTruth | null => {
+  const t = readTruth(db, trackId);
+  if (!t) return null;
+  return {
+    trackId: serverIdOf(db, 'timer', trackId) ?? trackId,
+    state: t.state,
+    startTime: t.startTime,
+    durationSeconds: Math.floor(runningMs(t, now) / 1000),
+    endTime: t.endTime,
+    billingStatus: t.billingStatus,
+    notes: t.notes,
+  };
+};
+
+// ---- moves --------------------------------------------------------------------------------
+
+const illegal = (move: string, t: TimerTruthRecord) =>
+  new EditError(`cannot ${move} a ${t.state.toLowerCase()} timer`);
+
+export const pause = (t: TimerTruthRecord, at: number): TimerTruthRecord => {
+  if (t.state !== 'RUNNING') throw illegal('pause', t);
+  return { ...t, state: 'PAUSED', accumulatedMs: runningMs(t, at), runningSince: null };
+};
+
+export const resume = (t: TimerTruthRecord, at: number): TimerTruthRecord => {
+  if (t.state !== 'PAUSED') throw illegal('resume', t);
+  return { ...t, state: 'RUNNING', runningSince: at };
+};
+
+export const stop = (t: TimerTruthRecord, at: number): TimerTruthRecord => {
+  if (t.state === 'STOPPED') throw illegal('stop', t);
+  return {
+    ...t,
+    state: 'STOPPED',
+    accumulatedMs: runningMs(t, at),
+    runningSince: null,
+    endTime: t.state === 'RUNNING' ? at : t.startTime + t.accumulatedMs,
+  };
+};
+
+/** updateTimer's rule: a stopped record becomes one block; an active one reads as sent now. */
+export const update = (
+  t: TimerTruthRecord,
+  body: {
+    billingStatus: BillingStatus;
+    notes?: string | null;
+    startTime: number;
+    durationSeconds: number;
+  },
+  at: number,
+): TimerTruthRecord => {
+  const ms = body.durationSeconds * 1000;
+  const common = { billingStatus: body.billingStatus, notes: body.notes ?? null };
+  if (t.state === 'STOPPED') {
+    const same =
+      body.startTime === t.startTime && body.durationSeconds === Math.floor(t.accumulatedMs / 1000);
+    return same
+      ? { ...t, ...common }
+      : {
+          ...t,
+          ...common,
+          startTime: body.startTime,
+          accumulatedMs: ms,
+          endTime: body.startTime + ms,
+        };
+  }
+  return {
+    ...t,
+    ...common,
+    startTime: body.startTime,
+    accumulatedMs: ms,
+    runningSince: t.state === 'RUNNING' ? at : null,
+  };
+};
+
+/** The record a timer row of the replica stands for (a server copy, before local edits). */
+export const truthOfRow = (db: Sqlite, trackId: number, now: number): TimerTruthRecord | null => {
+  const r = stmt(
+    db,
+    `SELECT task_id, project_id, user_id, state, start_time, end_time, duration_seconds, billing_status, notes, observed_at
+     FROM timers WHERE track_id = ?`,
+  ).get(trackId) as
+    | {
+        task_id: number;
+        project_id: number | null;
+        user_id: number;
+        state: TimerState;
+        start_time: number;
+        end_time: number | null;
+        duration_seconds: number;
+        billing_status: BillingStatus | null;
+        notes: string | null;
+        observed_at: number;
+      }
+    | undefined;
+  if (!r) return null;
+  const running = r.state === 'RUNNING';
+  return {
+    userId: r.user_id,
+    taskId: r.task_id,
+    projectId: r.project_id,
+    state: r.state,
+    startTime: r.start_time,
+    accumulatedMs: r.duration_seconds * 1000,
+    runningSince: running ? Math.min(r.observed_at, now) : null,
+    endTime: r.end_time,
+    billingStatus: r.billing_status ?? 'BILLABLE',
+    notes: r.notes,
+  };
+};
+
+/**
+ * Writes the timer row from its record. A running timer's `observed_at` is set so that the
+ * replica's reading (whole seconds stored + whole seconds since observed_at) equals the
+ * record's running time to the second.
+ */
+export const writeTimerRow = (
+  db: Sqlite,
+  trackId: number,
+  t: TimerTruthRecord,
+  now: number,
+): void => {
+  const running = t.state === 'RUNNING' && t.runningSince !== null;
+  const observedAt = running ? (t.runningSince ?? now) - (t.accumulatedMs % 1000) : now;
+  stmt(
+    db,
+    `INSERT INTO timers (track_id, task_id, project_id, user_id, state, start_time, end_time, duration_seconds,
+       billing_status, notes, created_time, modified_time, observed_at)
+     VALUES (@id, @task, @project, @user, @state, @start, @end, @duration, @billing, @notes, @now, @now, @observed)
+     ON CONFLICT(track_id) DO UPDATE SET task_id = excluded.task_id, project_id = excluded.project_id,
+       state = excluded.state, start_time = excluded.start_time, end_time = excluded.end_time,
+       duration_seconds = excluded.duration_seconds, billing_status = excluded.billing_status,
+       notes = excluded.notes, observed_at = excluded.observed_at`,
+  ).run({
+    id: trackId,
+    task: t.taskId,
+    project: t.projectId,
+    user: t.userId,
+    state: t.state,
+    start: t.startTime,
+    end: t.endTime,
+    duration: Math.floor(t.accumulatedMs / 1000),
+    billing: t.billingStatus,
+    notes: t.notes,
+    now,
+    observed: observedAt,
+  });
+};
+
+/** The user's running or paused timer in the replica, if any. */
+export const activeTimerId = (db: Sqlite, userId: number): number | null =>
+  (
+    stmt(
+      db,
+      "SELECT track_id FROM timers WHERE user_id = ? AND state <> 'STOPPED' ORDER BY start_time DESC LIMIT 1",
+    ).get(userId) as { track_id: number } | undefined
+  )?.track_id ?? null;
