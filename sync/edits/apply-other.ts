@@ -2,9 +2,9 @@
 import type { EditOf, EditResult } from '../../shared/edits/commands';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
-import { allocateLocalId, type JsonObject } from '../outbox';
+import type { JsonObject } from '../outbox';
 import type { EditContext } from './apply-tasks';
-import { baseFor, checkBody, commitEdit } from './commit';
+import { checkBody, editCreate, editExisting } from './commit';
 import {
   currentId,
   EditError,
@@ -15,13 +15,6 @@ import {
   taskPlace,
 } from './state';
 import * as timers from './timers';
-
-const result = (entityKind: string, id: number, mutationId: number | null): EditResult => ({
-  entityKind,
-  id,
-  ids: [id],
-  mutationId,
-});
 
 const defined = (o: Record<string, unknown>): JsonObject => {
   const out: JsonObject = {};
@@ -51,13 +44,19 @@ const newTimer = (
   body: JsonObject,
   truth: timers.TimerTruthRecord,
   now: number,
-): EditResult => {
-  const id = allocateLocalId(db);
-  timers.writeTruth(db, id, truth);
-  const { operationId, path } = op;
-  const r = commitEdit(db, { kind, operationId, path, body, entityId: id, localId: id }, now);
-  return result('timer', id, r.mutationId);
-};
+): EditResult =>
+  editCreate(
+    db,
+    {
+      kind,
+      entity: 'timer',
+      operationId: op.operationId,
+      path: op.path,
+      body,
+      before: (id) => timers.writeTruth(db, id, truth),
+    },
+    now,
+  );
 
 const knownTimer = (db: Sqlite, trackId: number, now: number) => {
   const id = currentId(db, 'timer', trackId);
@@ -91,14 +90,12 @@ export const moveTimer = (
         : timers.stop(truth, ctx.now);
   const operationId = moveOps[c.kind];
   const body = { ...checkBody(operationId, {}), at: ctx.now };
-  const base = baseFor(db, 'timer', id);
   timers.writeTruth(db, id, next);
-  const r = commitEdit(
+  return editExisting(
     db,
-    { kind: c.kind, operationId, path: { trackId: id }, body, entityId: id, base },
+    { kind: c.kind, entity: 'timer', id, operationId, path: { trackId: id }, body },
     ctx.now,
   );
-  return result('timer', id, r.mutationId);
 };
 
 /** One running or paused timer per user (the server refuses a second): stop the one running. */
@@ -211,22 +208,17 @@ export const updateTimer = (
     durationSeconds: Math.floor(timers.runningMs(truth, ctx.now) / 1000),
     ...c.patch,
   });
-  const next = timers.update(truth, body as Parameters<typeof timers.update>[1], ctx.now);
-  const base = baseFor(db, 'timer', id);
-  timers.writeTruth(db, id, next);
-  const r = commitEdit(
+  timers.writeTruth(
     db,
-    {
-      kind: 'timer.update',
-      operationId: 'updateTimer',
-      path: { trackId: id },
-      body,
-      entityId: id,
-      base,
-    },
+    id,
+    timers.update(truth, body as Parameters<typeof timers.update>[1], ctx.now),
+  );
+  const path = { trackId: id };
+  return editExisting(
+    db,
+    { kind: 'timer.update', entity: 'timer', id, operationId: 'updateTimer', path, body },
     ctx.now,
   );
-  return result('timer', id, r.mutationId);
 };
 
 export const deleteTimer = (
@@ -235,47 +227,44 @@ export const deleteTimer = (
   ctx: EditContext,
 ): EditResult => {
   const { id } = knownTimer(db, c.trackId, ctx.now);
-  const base = baseFor(db, 'timer', id, true);
-  const r = commitEdit(
+  const path = { trackId: id };
+  const r = editExisting(
     db,
     {
       kind: 'timer.delete',
+      entity: 'timer',
+      id,
       operationId: 'deleteTimeTracker',
-      path: { trackId: id },
-      entityId: id,
-      base,
+      path,
+      deep: true,
     },
     ctx.now,
   );
   timers.forgetTimerTruth(db, id);
-  return result('timer', id, r.mutationId);
+  return r;
 };
 
 // ---- spaces and projects -------------------------------------------------------------------
 
-const spaceExists = (db: Sqlite, spaceId: number) =>
-  stmt(db, 'SELECT 1 FROM spaces WHERE space_id = ?').get(spaceId) !== undefined;
-
-export const createSpace = (
-  db: Sqlite,
-  c: EditOf<'space.create'>,
-  ctx: EditContext,
-): EditResult => {
-  const body = checkBody('createSpace', c.fields);
-  const id = allocateLocalId(db);
-  const r = commitEdit(
-    db,
-    { kind: 'space.create', operationId: 'createSpace', path: {}, body, entityId: id, localId: id },
-    ctx.now,
-  );
-  return result('space', id, r.mutationId);
-};
-
 const knownSpace = (db: Sqlite, spaceId: number) => {
   const id = currentId(db, 'space', spaceId);
-  if (!spaceExists(db, id)) throw new EditError(`space ${spaceId} is not in the replica`);
+  if (stmt(db, 'SELECT 1 FROM spaces WHERE space_id = ?').get(id) === undefined)
+    throw new EditError(`space ${spaceId} is not in the replica`);
   return id;
 };
+
+export const createSpace = (db: Sqlite, c: EditOf<'space.create'>, ctx: EditContext): EditResult =>
+  editCreate(
+    db,
+    {
+      kind: 'space.create',
+      entity: 'space',
+      operationId: 'createSpace',
+      path: {},
+      body: checkBody('createSpace', c.fields),
+    },
+    ctx.now,
+  );
 
 export const updateSpace = (
   db: Sqlite,
@@ -284,20 +273,18 @@ export const updateSpace = (
 ): EditResult => {
   const id = knownSpace(db, c.spaceId);
   const body = checkBody('updateSpace', { ...spaceState(db, id), ...c.patch });
-  const base = baseFor(db, 'space', id);
-  const r = commitEdit(
+  return editExisting(
     db,
     {
       kind: 'space.update',
+      entity: 'space',
+      id,
       operationId: 'updateSpace',
       path: { spaceId: id },
       body,
-      entityId: id,
-      base,
     },
     ctx.now,
   );
-  return result('space', id, r.mutationId);
 };
 
 export const deleteSpace = (
@@ -306,37 +293,36 @@ export const deleteSpace = (
   ctx: EditContext,
 ): EditResult => {
   const id = knownSpace(db, c.spaceId);
-  const base = baseFor(db, 'space', id, true);
-  const r = commitEdit(
+  return editExisting(
     db,
-    { kind: 'space.delete', operationId: 'deleteSpace', path: { spaceId: id }, entityId: id, base },
+    {
+      kind: 'space.delete',
+      entity: 'space',
+      id,
+      operationId: 'deleteSpace',
+      path: { spaceId: id },
+      deep: true,
+    },
     ctx.now,
   );
-  return result('space', id, r.mutationId);
 };
 
 export const createProject = (
   db: Sqlite,
   c: EditOf<'project.create'>,
   ctx: EditContext,
-): EditResult => {
-  const spaceId = knownSpace(db, c.spaceId);
-  const body = checkBody('createProject', c.fields);
-  const id = allocateLocalId(db);
-  const r = commitEdit(
+): EditResult =>
+  editCreate(
     db,
     {
       kind: 'project.create',
+      entity: 'project',
       operationId: 'createProject',
-      path: { spaceId },
-      body,
-      entityId: id,
-      localId: id,
+      path: { spaceId: knownSpace(db, c.spaceId) },
+      body: checkBody('createProject', c.fields),
     },
     ctx.now,
   );
-  return result('project', id, r.mutationId);
-};
 
 const knownProject = (db: Sqlite, projectId: number) => {
   const id = currentId(db, 'project', projectId);
@@ -352,13 +338,11 @@ export const updateProject = (
 ): EditResult => {
   const { id, path } = knownProject(db, c.projectId);
   const body = checkBody('updateProject', { ...projectState(db, id), ...c.patch });
-  const base = baseFor(db, 'project', id);
-  const r = commitEdit(
+  return editExisting(
     db,
-    { kind: 'project.update', operationId: 'updateProject', path, body, entityId: id, base },
+    { kind: 'project.update', entity: 'project', id, operationId: 'updateProject', path, body },
     ctx.now,
   );
-  return result('project', id, r.mutationId);
 };
 
 export const deleteProject = (
@@ -367,13 +351,18 @@ export const deleteProject = (
   ctx: EditContext,
 ): EditResult => {
   const { id, path } = knownProject(db, c.projectId);
-  const base = baseFor(db, 'project', id, true);
-  const r = commitEdit(
+  return editExisting(
     db,
-    { kind: 'project.delete', operationId: 'deleteProject', path, entityId: id, base },
+    {
+      kind: 'project.delete',
+      entity: 'project',
+      id,
+      operationId: 'deleteProject',
+      path,
+      deep: true,
+    },
     ctx.now,
   );
-  return result('project', id, r.mutationId);
 };
 
 // ---- notifications -------------------------------------------------------------------------
@@ -387,17 +376,16 @@ export const notificationEdit = (
   if (stmt(db, 'SELECT 1 FROM notifications WHERE notification_id = ?').get(id) === undefined)
     throw new EditError(`notification ${id} is not in the replica`);
   const read = c.kind === 'notification.read';
-  const base = baseFor(db, 'notification', id, !read);
-  const r = commitEdit(
+  return editExisting(
     db,
     {
       kind: c.kind,
+      entity: 'notification',
+      id,
       operationId: read ? 'markNotificationAsRead' : 'deleteNotification',
       path: { notificationId: id },
-      entityId: id,
-      base,
+      deep: !read,
     },
     ctx.now,
   );
-  return result('notification', id, r.mutationId);
 };

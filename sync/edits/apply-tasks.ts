@@ -7,7 +7,7 @@ import type { UploadFile } from '../api/types';
 import { guessContentType } from '../api/upload';
 import type { Sqlite } from '../db/open';
 import { allocateLocalId, stageUploadFiles } from '../outbox';
-import { baseFor, checkBody, commitEdit } from './commit';
+import { checkBody, commitEdit, editCreate, editExisting } from './commit';
 import {
   checklistState,
   currentId,
@@ -25,13 +25,6 @@ export interface EditContext {
   userId: number;
   dataDir: string;
 }
-
-const result = (
-  entityKind: string,
-  id: number,
-  mutationId: number | null,
-  ids: number[] = [id],
-): EditResult => ({ entityKind, id, ids, mutationId });
 
 // ---- tasks ---------------------------------------------------------------------------------
 
@@ -64,53 +57,44 @@ export const createTask = (db: Sqlite, c: EditOf<'task.create'>, ctx: EditContex
     path = {};
   }
   const body = checkBody(operationId, c.fields);
-  const id = allocateLocalId(db);
-  const r = commitEdit(
-    db,
-    { kind: 'task.create', operationId, path, body, entityId: id, localId: id },
-    ctx.now,
-  );
-  return result('task', id, r.mutationId);
+  return editCreate(db, { kind: 'task.create', entity: 'task', operationId, path, body }, ctx.now);
 };
 
 export const updateTask = (db: Sqlite, c: EditOf<'task.update'>, ctx: EditContext): EditResult => {
   const place = taskPlace(db, c.taskId);
   const { operationId, path } = taskOp(place, 'update');
   const body = checkBody(operationId, { ...taskState(db, place.taskId), ...c.patch });
-  const base = baseFor(db, 'task', place.taskId);
-  const r = commitEdit(
+  return editExisting(
     db,
-    { kind: 'task.update', operationId, path, body, entityId: place.taskId, base },
+    { kind: 'task.update', entity: 'task', id: place.taskId, operationId, path, body },
     ctx.now,
   );
-  return result('task', place.taskId, r.mutationId);
 };
 
 export const deleteTask = (db: Sqlite, c: EditOf<'task.delete'>, ctx: EditContext): EditResult => {
   const place = taskPlace(db, c.taskId);
   const { operationId, path } = taskOp(place, 'delete');
-  const base = baseFor(db, 'task', place.taskId, true);
-  const r = commitEdit(
+  return editExisting(
     db,
-    { kind: 'task.delete', operationId, path, entityId: place.taskId, base },
+    { kind: 'task.delete', entity: 'task', id: place.taskId, operationId, path, deep: true },
     ctx.now,
   );
-  return result('task', place.taskId, r.mutationId);
 };
 
 // ---- checklist items -----------------------------------------------------------------------
 
 const checklistOp = (db: Sqlite, taskId: number, verb: 'create' | 'update' | 'delete') => {
   const { sub, path } = onTaskPath(taskPlace(db, taskId));
-  const V = verb === 'create' ? 'create' : verb === 'update' ? 'update' : 'delete';
-  return { operationId: `${V}CheckListFor${sub ? 'Subtask' : 'Task'}`, path };
+  return { operationId: `${verb}CheckListFor${sub ? 'Subtask' : 'Task'}`, path };
 };
 
-const itemTask = (db: Sqlite, checklistId: number): { id: number; taskId: number } => {
+/** An existing item: its id now, and the operation and path of `verb` on it. */
+const knownItem = (db: Sqlite, checklistId: number, verb: 'update' | 'delete') => {
   const id = currentId(db, 'checklist', checklistId);
   const taskId = checklistTaskOf(db, id);
   if (taskId === null) throw new EditError(`checklist item ${checklistId} is not in the replica`);
-  return { id, taskId };
+  const { operationId, path } = checklistOp(db, taskId, verb);
+  return { id, operationId, path: { ...path, checklistId: id } };
 };
 
 export const createChecklistItem = (
@@ -120,13 +104,11 @@ export const createChecklistItem = (
 ): EditResult => {
   const { operationId, path } = checklistOp(db, c.taskId, 'create');
   const body = checkBody(operationId, { name: c.name, assigneeId: c.assigneeId ?? null });
-  const id = allocateLocalId(db);
-  const r = commitEdit(
+  return editCreate(
     db,
-    { kind: 'checklist.create', operationId, path, body, entityId: id, localId: id },
+    { kind: 'checklist.create', entity: 'checklist', operationId, path, body },
     ctx.now,
   );
-  return result('checklist', id, r.mutationId);
 };
 
 export const updateChecklistItem = (
@@ -134,24 +116,14 @@ export const updateChecklistItem = (
   c: EditOf<'checklist.update'>,
   ctx: EditContext,
 ): EditResult => {
-  const { id, taskId } = itemTask(db, c.checklistId);
-  const { operationId, path } = checklistOp(db, taskId, 'update');
+  const { id, operationId, path } = knownItem(db, c.checklistId, 'update');
   // The API replaces name, state and assignee: the patch completes the item's current state.
   const body = checkBody(operationId, { ...checklistState(db, id), ...c.patch });
-  const base = baseFor(db, 'checklist', id);
-  const r = commitEdit(
+  return editExisting(
     db,
-    {
-      kind: 'checklist.update',
-      operationId,
-      path: { ...path, checklistId: id },
-      body,
-      entityId: id,
-      base,
-    },
+    { kind: 'checklist.update', entity: 'checklist', id, operationId, path, body },
     ctx.now,
   );
-  return result('checklist', id, r.mutationId);
 };
 
 export const deleteChecklistItem = (
@@ -159,21 +131,12 @@ export const deleteChecklistItem = (
   c: EditOf<'checklist.delete'>,
   ctx: EditContext,
 ): EditResult => {
-  const { id, taskId } = itemTask(db, c.checklistId);
-  const { operationId, path } = checklistOp(db, taskId, 'delete');
-  const base = baseFor(db, 'checklist', id, true);
-  const r = commitEdit(
+  const { id, operationId, path } = knownItem(db, c.checklistId, 'delete');
+  return editExisting(
     db,
-    {
-      kind: 'checklist.delete',
-      operationId,
-      path: { ...path, checklistId: id },
-      entityId: id,
-      base,
-    },
+    { kind: 'checklist.delete', entity: 'checklist', id, operationId, path, deep: true },
     ctx.now,
   );
-  return result('checklist', id, r.mutationId);
 };
 
 // ---- attachments ---------------------------------------------------------------------------
@@ -250,7 +213,7 @@ export const uploadAttachments = (
     r.mutationId,
     files.map(({ size: _size, ...f }) => f),
   );
-  return result('attachment', first, r.mutationId, ids);
+  return { entityKind: 'attachment', id: first, ids, mutationId: r.mutationId };
 };
 
 const attachmentOp = (
@@ -287,13 +250,11 @@ export const renameAttachment = (
 ): EditResult => {
   const { id, operationId, path } = attachmentOp(db, c.attachmentId, 'rename');
   const body = checkBody(operationId, { fileName: c.fileName });
-  const base = baseFor(db, 'attachment', id);
-  const r = commitEdit(
+  return editExisting(
     db,
-    { kind: 'attachment.rename', operationId, path, body, entityId: id, base },
+    { kind: 'attachment.rename', entity: 'attachment', id, operationId, path, body },
     ctx.now,
   );
-  return result('attachment', id, r.mutationId);
 };
 
 export const deleteAttachment = (
@@ -302,11 +263,9 @@ export const deleteAttachment = (
   ctx: EditContext,
 ): EditResult => {
   const { id, operationId, path } = attachmentOp(db, c.attachmentId, 'delete');
-  const base = baseFor(db, 'attachment', id, true);
-  const r = commitEdit(
+  return editExisting(
     db,
-    { kind: 'attachment.delete', operationId, path, entityId: id, base },
+    { kind: 'attachment.delete', entity: 'attachment', id, operationId, path, deep: true },
     ctx.now,
   );
-  return result('attachment', id, r.mutationId);
 };

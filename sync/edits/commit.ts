@@ -5,8 +5,10 @@
  */
 import { z } from 'zod';
 import { endpoints } from '../../shared/api/endpoints';
+import type { EditResult } from '../../shared/edits/commands';
 import type { Sqlite } from '../db/open';
 import {
+  allocateLocalId,
   canonicalKey,
   type EnqueueResult,
   type EntityKind,
@@ -126,4 +128,55 @@ export const commitEdit = (db: Sqlite, p: PlannedEdit, now: number): EnqueueResu
     },
     now,
   );
+};
+
+/** An edit of an entity the replica holds: its base, its effect, its row. */
+export const editExisting = (
+  db: Sqlite,
+  e: {
+    kind: MutationKind;
+    entity: EntityKind;
+    id: number;
+    operationId: string;
+    path: Record<string, number>;
+    body?: Json;
+    /** A delete: the base keeps what the delete takes along. */
+    deep?: boolean;
+  },
+  now: number,
+): EditResult => {
+  const base = baseFor(db, e.entity, e.id, e.deep ?? false);
+  const r = commitEdit(
+    db,
+    {
+      kind: e.kind,
+      operationId: e.operationId,
+      path: e.path,
+      ...(e.body === undefined ? {} : { body: e.body }),
+      entityId: e.id,
+      base,
+    },
+    now,
+  );
+  return { entityKind: e.entity, id: e.id, ids: [e.id], mutationId: r.mutationId };
+};
+
+/** A new entity under a fresh local id; `before` runs first with it (a timer's record). */
+export const editCreate = (
+  db: Sqlite,
+  e: {
+    kind: MutationKind;
+    entity: EntityKind;
+    operationId: string;
+    path: Record<string, number>;
+    body: Json;
+    before?: (id: number) => void;
+  },
+  now: number,
+): EditResult => {
+  const id = allocateLocalId(db);
+  e.before?.(id);
+  const { kind, operationId, path, body } = e;
+  const r = commitEdit(db, { kind, operationId, path, body, entityId: id, localId: id }, now);
+  return { entityKind: e.entity, id, ids: [id], mutationId: r.mutationId };
 };
