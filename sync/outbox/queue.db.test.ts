@@ -25,6 +25,7 @@ import {
   deleteItem,
   deleteTask,
   item,
+  moveTimer,
   startTimer,
   type TempReplica,
   taskState,
@@ -191,6 +192,22 @@ describe('readyMutations', () => {
       attempts: 1,
       lastError: transient,
     });
+  });
+
+  it('sends timer rows one at a time across timers (one running timer per user)', () => {
+    const stopA = id(enqueue(t.db, moveTimer('timer.stop', 5), NOW));
+    const startB = id(enqueue(t.db, startTimer(7, -2), NOW));
+    const task = id(enqueue(t.db, updateTask(1, 'a'), NOW));
+    expect(ready()).toEqual([stopA, task]);
+    markInflight(t.db, stopA, NOW);
+    expect(ready()).toEqual([task]);
+    settle(t.db, stopA);
+    expect(ready()).toEqual([startB, task]);
+    // A timer edit the server refused does not hold the other timers back.
+    markInflight(t.db, startB, NOW);
+    failPermanently(t.db, startB, refused, NOW);
+    const startC = id(enqueue(t.db, startTimer(8, -3), NOW));
+    expect(ready()).toContain(startC);
   });
 
   it('a failed edit holds back its own entity only', () => {

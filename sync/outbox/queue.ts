@@ -213,8 +213,10 @@ const deleteKinds = mutationKindNames
 /**
  * Rows the pusher may send now, in replay order: pending and due; no earlier row of the same
  * entity still queued (in any state); every entity they reference known to the server (no
- * local key left in depends_on); and, for a delete, no earlier pending or in-flight row that
- * references the entity (a child created under it goes first). At most one row per entity,
+ * local key left in depends_on); for a delete, no earlier pending or in-flight row that
+ * references the entity (a child created under it goes first); and for a timer, no earlier
+ * unsent timer row of any timer (a user has one running timer: the server refuses a start
+ * before the stop of the one before). At most one row per entity,
  * so the rows returned are independent and may be sent in parallel.
  */
 export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutation[] =>
@@ -228,6 +230,9 @@ export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutati
          AND NOT EXISTS (
            SELECT 1 FROM json_each(o.depends_on) d
            WHERE CAST(substr(d.value, instr(d.value, ':') + 1) AS INTEGER) < 0)
+         AND NOT (o.kind LIKE 'timer.%' AND EXISTS (
+           SELECT 1 FROM outbox t WHERE t.kind LIKE 'timer.%' AND t.mutation_id < o.mutation_id
+             AND t.state IN ('pending', 'inflight')))
          AND NOT (o.kind IN (${deleteKinds}) AND EXISTS (
            SELECT 1 FROM outbox x, json_each(x.depends_on) d
            WHERE x.mutation_id < o.mutation_id AND x.state IN ('pending', 'inflight')
