@@ -1,0 +1,126 @@
+/**
+ * Undoing edits in the replica. `rollBack`, after the server refused edits for good or the
+ * user discarded them: each entity's rows go back to its base (the server's copy before the
+ * first of those edits; a create's local rows are removed), then the edits still queued for it
+ * and for what depends on it are applied again on top.
+ */
+import type { Sqlite } from '../db/open';
+import {
+  type EntityKey,
+  kindSpec,
+  type MutationKind,
+  mutationsOfEntity,
+  parseEntityKey,
+  type QueuedMutation,
+} from '../outbox';
+import { isEditBase } from './commit';
+import { applyEffect, foldTimerRow, type UploadBody } from './effects';
+import { reapplyRows } from './reapply';
+import { restoreRows } from './snapshot';
+import { currentId } from './state';
+import * as timers from './timers';
+import { refreshCounts } from './write-tasks';
+
+const deleteKind: Record<string, MutationKind> = {
+  task: 'task.delete',
+  checklist: 'checklist.delete',
+  attachment: 'attachment.delete',
+  timer: 'timer.delete',
+  project: 'project.delete',
+  space: 'space.delete',
+  notification: 'notification.delete',
+};
+
+/** Removes what a create put in the replica (an upload: every file it made). */
+const removeCreated = (db: Sqlite, row: QueuedMutation, now: number) => {
+  const { kind, id } = parseEntityKey(row.entity);
+  const body = row.body as unknown as Partial<UploadBody> | null;
+  const ids = row.kind === 'attachment.upload' ? (body?.localIds ?? [id]) : [id];
+  for (const one of ids) {
+    const entityId = currentId(db, kind, one);
+    applyEffect(
+      db,
+      { kind: deleteKind[kind] as MutationKind, operationId: '', path: {}, body: null, entityId },
+      now,
+    );
+    if (kind === 'timer') timers.forgetTimerTruth(db, entityId);
+  }
+};
+
+/**
+ * Tasks whose counts the restored rows change: those they hang on, unless restored themselves
+ * (a restored task row carries the server's counts already).
+ */
+const countedTasks = (rows: Record<string, Record<string, unknown>[]>): number[] => {
+  const restored = new Set((rows.tasks ?? []).map((r) => r.task_id));
+  const out: unknown[] = [
+    ...(rows.checklist_items ?? []).map((r) => r.task_id),
+    ...(rows.attachments ?? []).map((r) => r.task_id),
+    ...(rows.tasks ?? []).map((r) => r.parent_task_id),
+  ];
+  return out.filter((v): v is number => typeof v === 'number' && !restored.has(v));
+};
+
+const live = (r: QueuedMutation) => r.state === 'pending' || r.state === 'inflight';
+
+/**
+ * A timer's record after a rollback: its restored row with the edits still queued folded in
+ * (their times are in their bodies), or none when nothing is queued any more.
+ */
+const recomputeTruth = (db: Sqlite, trackId: number, rest: QueuedMutation[], now: number) => {
+  timers.forgetTimerTruth(db, trackId);
+  if (rest.length === 0) return;
+  let t = timers.truthOfRow(db, trackId, now);
+  if (!t) return;
+  for (const r of rest) {
+    try {
+      t = foldTimerRow(t, r);
+    } catch {
+      // A move the restored state does not allow: its request will be refused in turn.
+    }
+  }
+  timers.writeTruth(db, trackId, t);
+};
+
+/**
+ * Restores the replica for edits that left the queue or failed (`discard`'s or
+ * `failPermanently`'s rows), in one transaction (the caller's, when there is one).
+ */
+export const rollBack = (
+  db: Sqlite,
+  mutations: readonly QueuedMutation[],
+  now: number = Date.now(),
+): void => {
+  const run = () => {
+    const byEntity = new Map<EntityKey, QueuedMutation[]>();
+    for (const m of [...mutations].sort((a, b) => a.mutationId - b.mutationId)) {
+      const list = byEntity.get(m.entity) ?? [];
+      list.push(m);
+      byEntity.set(m.entity, list);
+    }
+    const touched = new Set<string>();
+    const rolledBack = new Set(mutations.map((m) => m.mutationId));
+    for (const [entity, rows] of byEntity) {
+      const { kind, id } = parseEntityKey(entity);
+      const created = rows.find((r) => kindSpec(r.kind).effect === 'create');
+      if (created) {
+        removeCreated(db, created, now);
+        continue;
+      }
+      const first = rows[0];
+      if (first && isEditBase(first.base)) {
+        restoreRows(db, first.base.rows);
+        refreshCounts(db, countedTasks(first.base.rows));
+      }
+      const rest = mutationsOfEntity(db, entity).filter(
+        (r) => live(r) && !rolledBack.has(r.mutationId),
+      );
+      if (kind === 'timer') recomputeTruth(db, currentId(db, 'timer', id), rest, now);
+      touched.add(entity);
+    }
+    // The edits that remain go on top again: the entity's own and those that depend on it.
+    reapplyRows(db, (r) => !rolledBack.has(r.mutationId) && live(r), touched, now);
+  };
+  if (db.inTransaction) run();
+  else db.transaction(run)();
+};
