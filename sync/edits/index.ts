@@ -9,6 +9,7 @@ export { applyEdit } from './apply';
 export type { EditBase } from './commit';
 export type { RebaseReport } from './rebase';
 export { installRebase, mergeFields, reapplyPending, touches } from './rebase';
+export { recreate } from './recreate';
 export { rollBack } from './rollback';
 export { EditError } from './state';
 export type { TimerTruth } from './timers';

@@ -1,0 +1,184 @@
+/**
+ * Resolving a conflict as "recreate": the user edited something the server has deleted since,
+ * and wants it back with their changes. The entity's queued rows give way to one create with
+ * the latest full state under a new local id; rows of other entities that referenced the
+ * deleted one (a checklist item created on it offline) now reference the new one and wait
+ * for its server id.
+ */
+import type { EditResult } from '../../shared/edits/commands';
+import type { Sqlite } from '../db/open';
+import {
+  allMutations,
+  allocateLocalId,
+  discard,
+  type EntityKey,
+  entityKey,
+  getMutation,
+  type Json,
+  type JsonObject,
+  kindSpec,
+  type MutationKind,
+  mutationsOfEntity,
+  operationSpec,
+  parseEntityKey,
+  type QueuedMutation,
+} from '../outbox';
+import { commitEdit, isEditBase } from './commit';
+import { reapplyRows } from './reapply';
+import { EditError } from './state';
+
+interface CreatePlan {
+  kind: MutationKind;
+  operationId: string;
+  path: Record<string, number>;
+  body: JsonObject;
+  /** An update to send after the create (a ticked item is created unticked). */
+  followUp?: { operationId: string; body: JsonObject };
+}
+
+const pick = (path: Record<string, number>, names: readonly string[]) =>
+  Object.fromEntries(names.flatMap((n) => (path[n] === undefined ? [] : [[n, path[n] as number]])));
+
+const taskCreates: Record<string, [string, string[]]> = {
+  updateTask: ['createTask', []],
+  updateProjectTask: ['createProjectTask', ['spaceId', 'projectId']],
+  updatePersonalSubtask: ['createPersonalSubtask', ['parentTaskId']],
+  updateSubtask: ['createProjectSubtask', ['spaceId', 'projectId', 'taskId']],
+};
+
+const obj = (v: Json): JsonObject =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? v : {};
+
+/** The create that brings back what `row` (the entity's latest full state) describes. */
+const createFor = (row: QueuedMutation, conflict: QueuedMutation): CreatePlan => {
+  const body = obj(row.body);
+  switch (row.kind) {
+    case 'task.update': {
+      const [operationId, keep] = taskCreates[row.operationId] ?? ['createTask', []];
+      return { kind: 'task.create', operationId, path: pick(row.path, keep), body };
+    }
+    case 'checklist.update': {
+      const sub = row.operationId === 'updateCheckListForSubtask';
+      const create = { name: body.name ?? '', assigneeId: body.assigneeId ?? null };
+      return {
+        kind: 'checklist.create',
+        operationId: sub ? 'createCheckListForSubtask' : 'createCheckListForTask',
+        path: pick(row.path, sub ? ['taskId', 'subtaskId'] : ['taskId']),
+        body: create,
+        ...(body.completed === true
+          ? {
+              followUp: {
+                operationId: sub ? 'updateCheckListForSubtask' : 'updateCheckListForTask',
+                body,
+              },
+            }
+          : {}),
+      };
+    }
+    case 'project.update':
+      return {
+        kind: 'project.create',
+        operationId: 'createProject',
+        path: pick(row.path, ['spaceId']),
+        body,
+      };
+    case 'space.update': {
+      // SpaceUpdateRequest has no color: the one the space had comes from the base.
+      const base = conflict.base;
+      const color = isEditBase(base) ? base.rows.spaces?.[0]?.color : undefined;
+      return {
+        kind: 'space.create',
+        operationId: 'createSpace',
+        path: {},
+        body: typeof color === 'string' ? { ...body, color } : body,
+      };
+    }
+    default:
+      throw new EditError(
+        `a ${kindSpec(row.kind).entity} deleted on the server cannot be recreated from an edit (${row.kind}): discard the edit`,
+      );
+  }
+};
+
+/** Rows of other entities that name `from` now name `to` (path parameters, depends_on). */
+const retarget = (db: Sqlite, from: EntityKey, to: EntityKey) => {
+  const { kind, id: fromId } = parseEntityKey(from);
+  const { id: toId } = parseEntityKey(to);
+  for (const r of allMutations(db)) {
+    if (!r.dependsOn.includes(from) || r.entity === from) continue;
+    const refs = operationSpec(r.kind, r.operationId).refs ?? {};
+    const path = { ...r.path };
+    for (const [param, k] of Object.entries(refs))
+      if (k === kind && path[param] === fromId) path[param] = toId;
+    const dependsOn = r.dependsOn.map((d) => (d === from ? to : d));
+    db.prepare('UPDATE outbox SET path = ?, depends_on = ? WHERE mutation_id = ?').run(
+      JSON.stringify(path),
+      JSON.stringify(dependsOn),
+      r.mutationId,
+    );
+  }
+};
+
+/**
+ * Turns the conflicting edit `mutationId` (an update of an entity deleted on the server) into
+ * a create of the entity with its latest state. Returns the new entity.
+ */
+export const recreate = (db: Sqlite, mutationId: number, now: number): EditResult => {
+  const run = (): EditResult => {
+    const conflict = getMutation(db, mutationId);
+    if (!conflict) throw new EditError(`no queued edit ${mutationId}`);
+    if (conflict.state !== 'conflict')
+      throw new EditError(`edit ${mutationId} is ${conflict.state}, not in conflict`);
+    const rows = mutationsOfEntity(db, conflict.entity).filter((r) => r.state !== 'inflight');
+    if (rows.some((r) => kindSpec(r.kind).effect === 'delete'))
+      throw new EditError('the entity was deleted here too: discard the edit');
+    const latest = [...rows].reverse().find((r) => kindSpec(r.kind).effect === 'update');
+    const plan = createFor(latest ?? conflict, conflict);
+    for (const r of rows) discard(db, r.mutationId);
+    const { kind: entity } = parseEntityKey(conflict.entity);
+    const id = allocateLocalId(db);
+    const applied = commitEdit(
+      db,
+      {
+        kind: plan.kind,
+        operationId: plan.operationId,
+        path: plan.path,
+        body: plan.body,
+        entityId: id,
+        localId: id,
+      },
+      now,
+    );
+    if (db.prepare(existsSql[entity] ?? '').get(id) === undefined)
+      throw new EditError(`the ${entity} cannot be recreated where it was: its parent is gone too`);
+    if (plan.followUp) {
+      const self = operationSpec(
+        `${entity}.update` as MutationKind,
+        plan.followUp.operationId,
+      ).self;
+      commitEdit(
+        db,
+        {
+          kind: `${entity}.update` as MutationKind,
+          operationId: plan.followUp.operationId,
+          path: { ...plan.path, ...(self ? { [self]: id } : {}) },
+          body: plan.followUp.body,
+          entityId: id,
+        },
+        now,
+      );
+    }
+    const to = entityKey(entity, id);
+    retarget(db, conflict.entity, to);
+    reapplyRows(db, (r) => r.state === 'pending' || r.state === 'inflight', new Set([to]), now);
+    return { entityKind: entity, id, ids: [id], mutationId: applied.mutationId };
+  };
+  return db.inTransaction ? run() : db.transaction(run)();
+};
+
+const existsSql: Partial<Record<string, string>> = {
+  task: 'SELECT 1 FROM tasks WHERE task_id = ?',
+  checklist: 'SELECT 1 FROM checklist_items WHERE checklist_id = ?',
+  project: 'SELECT 1 FROM projects WHERE project_id = ?',
+  space: 'SELECT 1 FROM spaces WHERE space_id = ?',
+};
