@@ -171,6 +171,19 @@ describe('applyEdit: tasks', () => {
     expect(readTask(f.db, r.id, NOW)).toBeNull();
   });
 
+  it("is visible to reads inside the caller's transaction, and goes with it", () => {
+    const before = dumpReplica(f.db);
+    expect(() =>
+      f.db.transaction(() => {
+        const r = f.edit({ kind: 'task.update', taskId: 2, patch: { taskTitle: 'inside' } });
+        expect(readTask(f.db, r.id, NOW)?.taskTitle).toBe('inside');
+        expect(f.rows()).toHaveLength(1);
+        throw new Error('the caller gives up');
+      })(),
+    ).toThrow('the caller gives up');
+    expect(dumpReplica(f.db)).toBe(before);
+  });
+
   it('a bad command throws a clear error and changes nothing', () => {
     const before = dumpReplica(f.db);
     const bad: unknown[] = [

@@ -9,8 +9,9 @@ import { readSpace } from '../db/queries/spaces-read';
 import { readTask } from '../db/queries/tasks-read';
 import { applyTaskItems, writeTask } from '../db/queries/tasks-write';
 import { readChecklist } from '../db/queries/views';
-import { outboxStatus } from '../outbox';
+import { discard, outboxStatus } from '../outbox';
 import { installRebase, mergeFields } from './rebase';
+import { rollBack } from './rollback';
 import { type EditFixture, editFixture } from './test-support';
 
 let f: EditFixture;
@@ -158,6 +159,14 @@ describe('reapplyPending', () => {
     f.edit({ kind: 'notification.read', notificationId: 7 });
     pull(() => writeNotification(f.db, note), ['notification:*']);
     expect(unreadCount(f.db)).toBe(0);
+  });
+
+  it('a local delete stays deleted over a pull, and its base becomes the newer server copy', () => {
+    const d = f.edit({ kind: 'task.delete', taskId: 10 });
+    pull(() => writeTask(f.db, serverTask(10, { taskTitle: 'Renamed there' })), ['task:10']);
+    expect(readTask(f.db, 10, NOW)).toBeNull();
+    rollBack(f.db, discard(f.db, d.mutationId ?? 0).mutations, NOW);
+    expect(readTask(f.db, 10, NOW)?.taskTitle).toBe('Renamed there');
   });
 
   it('rows nobody touched are left alone', () => {

@@ -73,6 +73,13 @@ export interface RebaseReport {
   conflicts: number[];
 }
 
+const setBase = (db: Sqlite, mutationId: number, base: EditBase) => {
+  db.prepare('UPDATE outbox SET base = ? WHERE mutation_id = ?').run(
+    JSON.stringify(base),
+    mutationId,
+  );
+};
+
 const setBodyAndBase = (db: Sqlite, mutationId: number, body: Json, base: EditBase) => {
   db.prepare('UPDATE outbox SET body = ?, base = ? WHERE mutation_id = ?').run(
     JSON.stringify(body),
@@ -105,6 +112,12 @@ export const reapplyPending = (
     const { kind, id } = parseEntityKey(r.entity);
     if (id > 0 && touches(touched, r.entity) && !fresh.has(r.entity))
       fresh.set(r.entity, snapshotBase(db, kind, id, false));
+    // A delete the server re-sent the entity for: a rollback must restore this copy.
+    const deep = kindSpec(r.kind).effect === 'delete' && id > 0 && touches(touched, r.entity);
+    if (deep && r.state === 'pending') {
+      const now = snapshotBase(db, kind, id, true);
+      if (now.state !== null) setBase(db, r.mutationId, now);
+    }
   }
 
   for (const r of todo) {

@@ -24,6 +24,7 @@ import {
   type QueuedMutation,
 } from '../outbox';
 import { commitEdit, isEditBase } from './commit';
+import { applyEffect } from './effects';
 import { reapplyRows } from './reapply';
 import { EditError } from './state';
 
@@ -135,7 +136,19 @@ export const recreate = (db: Sqlite, mutationId: number, now: number): EditResul
     const latest = [...rows].reverse().find((r) => kindSpec(r.kind).effect === 'update');
     const plan = createFor(latest ?? conflict, conflict);
     for (const r of rows) discard(db, r.mutationId);
-    const { kind: entity } = parseEntityKey(conflict.entity);
+    const { kind: entity, id: oldId } = parseEntityKey(conflict.entity);
+    // The server deleted it: whatever the replica still shows of it goes (a pull would).
+    applyEffect(
+      db,
+      {
+        kind: `${entity}.delete` as MutationKind,
+        operationId: '',
+        path: {},
+        body: null,
+        entityId: oldId,
+      },
+      now,
+    );
     const id = allocateLocalId(db);
     const applied = commitEdit(
       db,
