@@ -1,12 +1,11 @@
-import type { Session, WebContents } from 'electron';
+import type { BrowserWindowConstructorOptions, Session, WebContents } from 'electron';
 import { describe, expect, it } from 'vitest';
 import {
   applyWindowSecurity,
   contentSecurityPolicy,
+  createMainWindow,
   cspHeaderValue,
   decideNavigation,
-  hardenedWebPreferences,
-  mainWindowOptions,
 } from './window-security';
 
 /**
@@ -15,7 +14,15 @@ import {
  * from the module, so changing the module alone cannot make them pass.
  */
 
-const options = mainWindowOptions({ width: 1000, height: 700 }, '/app/preload.cjs');
+/** Stands in for Electron's BrowserWindow: keeps the options it was made with. */
+class RecordingWindow {
+  constructor(readonly options: BrowserWindowConstructorOptions) {}
+}
+const { options } = createMainWindow(
+  RecordingWindow,
+  { width: 1000, height: 700 },
+  '/app/preload.cjs',
+);
 const prefs = options.webPreferences ?? {};
 
 describe('window options', () => {
@@ -53,7 +60,8 @@ describe('window options', () => {
         'webviewTag',
       ].sort(),
     );
-    expect(hardenedWebPreferences.disableBlinkFeatures).toContain('Auxclick');
+    expect(prefs.disableBlinkFeatures).toContain('Auxclick');
+    expect(options.show).toBe(false);
   });
 });
 

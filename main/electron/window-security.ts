@@ -8,22 +8,6 @@ import { MIN_HEIGHT, MIN_WIDTH } from './window-state';
  * Weakening any line here should fail `window-security.test.ts`.
  */
 
-export const hardenedWebPreferences = {
-  sandbox: true,
-  contextIsolation: true,
-  nodeIntegration: false,
-  nodeIntegrationInWorker: false,
-  nodeIntegrationInSubFrames: false,
-  webSecurity: true,
-  allowRunningInsecureContent: false,
-  experimentalFeatures: false,
-  webviewTag: false,
-  navigateOnDragDrop: false,
-  safeDialogs: true,
-  // Middle-click would open links in a new window without going through the open handler.
-  disableBlinkFeatures: 'Auxclick',
-} as const satisfies BrowserWindowConstructorOptions['webPreferences'];
-
 export interface WindowPlacementOptions {
   x?: number;
   y?: number;
@@ -31,23 +15,43 @@ export interface WindowPlacementOptions {
   height: number;
 }
 
+export type WindowConstructor<W> = new (options: BrowserWindowConstructorOptions) => W;
+
 /**
- * The main window's options: placement from the remembered state, the hardened preferences as
- * they are (a caller cannot mix in its own `webPreferences`), the preload by absolute path.
+ * Makes the main window: placement from the remembered state, the hardened preferences written
+ * out here as literals (so a reader, the test and electronegativity all see the same values), the
+ * preload by absolute path. The constructor is passed in so this file never loads Electron.
  */
-export const mainWindowOptions = (
+export const createMainWindow = <W>(
+  BrowserWindow: WindowConstructor<W>,
   placement: WindowPlacementOptions,
   preloadPath: string,
-): BrowserWindowConstructorOptions => ({
-  ...placement,
-  minWidth: MIN_WIDTH,
-  minHeight: MIN_HEIGHT,
-  // Shown once the first paint is ready, so the user never sees a white flash.
-  show: false,
-  title: 'Worktray',
-  autoHideMenuBar: true,
-  webPreferences: { ...hardenedWebPreferences, preload: preloadPath },
-});
+): W =>
+  new BrowserWindow({
+    ...placement,
+    minWidth: MIN_WIDTH,
+    minHeight: MIN_HEIGHT,
+    // Shown once the first paint is ready, so the user never sees a white flash.
+    show: false,
+    title: 'Worktray',
+    autoHideMenuBar: true,
+    webPreferences: {
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      // Middle-click would open links in a new window without going through the open handler.
+      disableBlinkFeatures: 'Auxclick',
+      preload: preloadPath,
+    },
+  });
 
 /**
  * The Content-Security-Policy of every page the `app://` protocol serves. Scripts only from the

@@ -120,6 +120,16 @@ describe('AwayController: idle time of a running timer', () => {
     s.at(20 * MIN, 0);
     s.away.shutdown();
     s.at(20 * MIN + 8 * 60 * MIN, 0);
+    // The next launch, before its session resumed: nothing is known yet, nothing is asked.
+    const next = new AwayController({
+      endpoint: s.host.endpoint,
+      timer: { state: { ...s.tray.state, signedIn: false, active: null }, refresh: s.tray.refresh },
+      dataDir: dir,
+      idleMinutes: 5,
+      idleSeconds: () => 0,
+      ask: async () => 'keep',
+    });
+    await next.atLaunch();
     await s.away.atLaunch();
     expect(s.prompts[0]?.message).toBe(
       'The computer was shut down for 8:00:00 while the timer ran',

@@ -40,6 +40,7 @@ export class AwayController {
   private readonly watch: IdleWatch;
   private readonly now: () => number;
   private asking = false;
+  private launchChecked = false;
 
   constructor(private readonly options: AwayControllerOptions) {
     this.watch = new IdleWatch({ idleMinutes: options.idleMinutes });
@@ -80,8 +81,13 @@ export class AwayController {
     }
   }
 
-  /** At launch, once the timer state is read: a shutdown the timer ran through. */
+  /**
+   * At launch, once the timer has been read signed in (the session may resume after the first
+   * read): a shutdown the timer ran through. Asked once per launch.
+   */
   atLaunch(): Promise<void> {
+    if (this.launchChecked || !this.options.timer.state.signedIn) return Promise.resolve();
+    this.launchChecked = true;
     const marker = takeAwayMarker(this.options.dataDir);
     return this.handle(spanFromMarker(marker, this.options.timer.state.active, this.now()));
   }

@@ -27,6 +27,8 @@ export interface TrayControllerOptions {
   now?: () => number;
   /** Changes arriving in a burst (a pull) cause one re-read after this quiet time. */
   refreshDelayMs?: number;
+  /** After each read of the timer (the away controller checks a shutdown marker then). */
+  onRead?(state: TrayTimerState): void;
 }
 
 const touchesTimers = (entities: readonly string[]) =>
@@ -84,6 +86,7 @@ export class TrayController {
         this.again = false;
         this.current = await this.read();
         this.render();
+        this.options.onRead?.(this.current);
       } while (this.again);
     })().finally(() => {
       this.inFlight = null;

@@ -1,0 +1,154 @@
+import {
+  dialog,
+  globalShortcut,
+  Menu,
+  Notification,
+  nativeImage,
+  powerMonitor,
+  Tray,
+} from 'electron';
+import type { Settings } from '../../shared/bridge';
+import type { BridgeEndpoint } from '../bridge/endpoint';
+import { startNotifier } from '../notify/notifier';
+import { AwayController } from '../tray/away-controller';
+import { awayChoices } from '../tray/away-edits';
+import { callBridge } from '../tray/bridge-calls';
+import { TrayController } from '../tray/tray-controller';
+import { menuTemplate } from '../tray/tray-template';
+import { trayIconPng } from './tray-icon';
+
+/**
+ * The Electron side of the tray quick timer, idle questions, global shortcut and native
+ * notices: each Electron API is handed to a controller that holds the logic (main/tray,
+ * main/notify) and is tested without Electron.
+ */
+export interface ShellHooks {
+  openApp(): void;
+  openTask(taskId: number): void;
+  quit(): void;
+  log(message: string): void;
+}
+
+const IDLE_POLL_MS = 15_000;
+
+const trayImage = () => {
+  const variant = process.platform === 'darwin' ? trayIconPng.template : trayIconPng.color;
+  const image = nativeImage.createFromBuffer(Buffer.from(variant.x1, 'base64'));
+  image.addRepresentation({ scaleFactor: 2, buffer: Buffer.from(variant.x2, 'base64') });
+  if (process.platform === 'darwin') image.setTemplateImage(true);
+  return image;
+};
+
+const notify = (title: string, body: string, onClick?: () => void) => {
+  if (!Notification.isSupported()) return;
+  const n = new Notification({ title, body, silent: false });
+  if (onClick) n.on('click', onClick);
+  n.show();
+};
+
+export interface TrayShell {
+  /** Settings changed (through the window): idle minutes, shortcut. */
+  applySettings(settings: Settings): void;
+  dispose(): void;
+  /** Windows has no powerMonitor `shutdown`; the window's `session-end` says it. */
+  sessionEnding(): void;
+}
+
+export const startTrayShell = (
+  endpoint: BridgeEndpoint,
+  dataDir: string,
+  hooks: ShellHooks,
+): TrayShell => {
+  const tray = new Tray(trayImage());
+  const showError = (message: string) => notify('Worktray', message);
+  let away: AwayController | null = null;
+  const controller = new TrayController({
+    endpoint,
+    hooks: { ...hooks, showError },
+    tray: {
+      setTitle: (title) => tray.setTitle(title),
+      setToolTip: (text) => tray.setToolTip(text),
+      setMenu: (items, onAction) =>
+        tray.setContextMenu(Menu.buildFromTemplate(menuTemplate(items, onAction))),
+    },
+    onRead: () => void away?.atLaunch(),
+  });
+  away = new AwayController({
+    endpoint,
+    timer: controller,
+    dataDir,
+    idleMinutes: 5,
+    idleSeconds: () => powerMonitor.getSystemIdleTime(),
+    ask: async (prompt) => {
+      const { response } = await dialog.showMessageBox({
+        type: 'question',
+        message: prompt.message,
+        detail: prompt.detail,
+        buttons: prompt.buttons,
+        cancelId: prompt.cancelId,
+        defaultId: prompt.cancelId,
+        noLink: true,
+      });
+      return awayChoices[response] ?? 'keep';
+    },
+    onError: showError,
+  });
+  const awayRef = away;
+
+  const ticker = setInterval(() => {
+    controller.tick();
+    void awayRef.tick();
+  }, 1_000);
+  const idlePoll = setInterval(() => void awayRef.pollIdle(), IDLE_POLL_MS);
+  const onSuspend = () => awayRef.suspend();
+  const onResume = () => void awayRef.resume();
+  const onShutdown = () => awayRef.shutdown();
+  powerMonitor.on('suspend', onSuspend);
+  powerMonitor.on('resume', onResume);
+  powerMonitor.on('shutdown', onShutdown);
+
+  const stopNotifier = startNotifier({
+    endpoint,
+    show: (notice, onClick) => notify(notice.title, notice.body, onClick),
+    openTask: hooks.openTask,
+    openApp: hooks.openApp,
+    onError: (m) => hooks.log(`notification: ${m}`),
+  });
+
+  let shortcut: string | null = null;
+  const applySettings = (settings: Settings) => {
+    awayRef.setIdleMinutes(settings.idleMinutes);
+    if (settings.globalShortcut === shortcut) return;
+    if (shortcut) globalShortcut.unregister(shortcut);
+    shortcut = null;
+    const next = settings.globalShortcut;
+    if (!next) return;
+    try {
+      if (globalShortcut.register(next, () => void controller.toggleLast())) shortcut = next;
+      else hooks.log(`the global shortcut ${next} is taken by another application`);
+    } catch (e) {
+      hooks.log(`the global shortcut ${next} cannot be used: ${(e as Error).message}`);
+    }
+  };
+
+  void controller.start();
+  callBridge(endpoint, 'settings.get', {})
+    .then(applySettings)
+    .catch((e: unknown) => hooks.log(`settings: ${(e as Error).message}`));
+
+  return {
+    applySettings,
+    sessionEnding: onShutdown,
+    dispose() {
+      clearInterval(ticker);
+      clearInterval(idlePoll);
+      powerMonitor.off('suspend', onSuspend);
+      powerMonitor.off('resume', onResume);
+      powerMonitor.off('shutdown', onShutdown);
+      stopNotifier();
+      controller.dispose();
+      if (shortcut) globalShortcut.unregister(shortcut);
+      tray.destroy();
+    },
+  };
+};

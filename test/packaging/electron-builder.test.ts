@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { DEEP_LINK_SCHEME } from '../../main/electron/deep-link';
+
+/**
+ * electron-builder.yml, held to what the app needs (a zod shape of our own) and to what
+ * electron-builder accepts (its own schema, through its own validator).
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const configText = readFileSync(path.join(root, 'electron-builder.yml'), 'utf8');
+const config: unknown = parse(configText);
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  main: string;
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+const targets = z.union([z.string(), z.array(z.string())]).transform((t) => [t].flat());
+
+const builderConfig = z.looseObject({
+  appId: z.string().regex(/^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/),
+  productName: z.literal('Worktray'),
+  directories: z.looseObject({ output: z.string().min(1), buildResources: z.string().min(1) }),
+  files: z.array(z.string()).min(1),
+  asarUnpack: z.array(z.string()).min(1),
+  npmRebuild: z.literal(true),
+  protocols: z
+    .array(z.looseObject({ name: z.string(), schemes: z.array(z.string()).min(1) }))
+    .min(1),
+  linux: z.looseObject({ target: targets, maintainer: z.string().includes('@') }),
+  mac: z.looseObject({ target: targets }),
+  win: z.looseObject({ target: targets }),
+});
+
+describe('electron-builder.yml', () => {
+  const parsed = builderConfig.safeParse(config);
+
+  it('has the shape the app needs', () => {
+    expect(parsed.error?.issues ?? []).toEqual([]);
+  });
+
+  it('builds AppImage and deb on Linux, dmg on macOS, nsis on Windows', () => {
+    const c = builderConfig.parse(config);
+    expect(c.linux.target.sort()).toEqual(['AppImage', 'deb']);
+    expect(c.mac.target).toEqual(['dmg']);
+    expect(c.win.target).toEqual(['nsis']);
+  });
+
+  it('unpacks better-sqlite3 from the asar and rebuilds it (a runtime dependency)', () => {
+    const c = builderConfig.parse(config);
+    expect(c.asarUnpack).toContain('**/node_modules/better-sqlite3/**');
+    expect(pkg.dependencies['better-sqlite3']).toBeDefined();
+    expect(pkg.devDependencies['better-sqlite3']).toBeUndefined();
+  });
+
+  it('packs the Electron bundles that package.json main names, and the renderer', () => {
+    const c = builderConfig.parse(config);
+    expect(pkg.main).toBe('dist-electron/main.js');
+    expect(c.files).toEqual(
+      expect.arrayContaining(['dist-electron/**/*', 'renderer/dist/**/*', 'package.json']),
+    );
+    expect(pkg.scripts['build:electron']).toBe('tsx main/electron/build.ts');
+    expect(pkg.scripts.dist).toBe('tsx main/electron/dist.ts');
+  });
+
+  it('registers the deep-link scheme the app parses', () => {
+    const c = builderConfig.parse(config);
+    expect(c.protocols.flatMap((p) => p.schemes)).toContain(DEEP_LINK_SCHEME);
+  });
+
+  it("passes electron-builder's own configuration schema", async () => {
+    const req = createRequire(path.join(root, 'node_modules/app-builder-lib/package.json'));
+    const { validateConfiguration } = req('./out/util/config/config.js') as {
+      validateConfiguration(c: unknown, logger: unknown): Promise<void>;
+    };
+    const { DebugLogger } = req('builder-util') as { DebugLogger: new (on: boolean) => unknown };
+    await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
+    await expect(
+      validateConfiguration(
+        { ...(config as object), nsis: { noSuchOption: true } },
+        new DebugLogger(false),
+      ),
+    ).rejects.toThrow(/configuration/i);
+  });
+});
