@@ -20,6 +20,7 @@ import { mayHaveReachedServer } from './coalesce';
 import { removeStagedFiles } from './files';
 import { rewriteIds } from './local-ids';
 import {
+  allMutations,
   failPermanently,
   getMutation,
   markConflict,
@@ -125,25 +126,57 @@ export class Pusher {
     return summary;
   }
 
+  /**
+   * Creates whose answer was lost (a timeout, a reset, a crash mid-request) are looked up and
+   * adopted when the server has them. Run before a pull: a pull would otherwise bring the
+   * server's copy beside the local one, and the user would see the entity twice.
+   */
+  async reconcileLostCreates(): Promise<number> {
+    const db = this.options.replica.db;
+    let adopted = 0;
+    const rows = allMutations(db).filter(
+      (r) =>
+        r.state === 'pending' && kindSpec(r.kind).effect === 'create' && mayHaveReachedServer(r),
+    );
+    for (const row of rows) {
+      try {
+        if (await this.adoptIfCreated(row)) adopted++;
+      } catch {
+        // Unreachable now: the row is sent (and looked up again) by the next push.
+      }
+    }
+    return adopted;
+  }
+
+  /** Looks the lost create up; adopts the server's entity as its answer when found. */
+  private async adoptIfCreated(row: QueuedMutation): Promise<boolean> {
+    const { replica, client } = this.options;
+    const rewritten = rewriteIds(replica.db, row);
+    if (rewritten.status !== 'ready') return false;
+    const found = await findLostCreate(
+      { client, db: replica.db, userId: this.options.userId },
+      row,
+      rewritten.path,
+      rewritten.body,
+    );
+    if (found === null) return false;
+    // Adopted only while the row is still ours to settle (nothing took it meanwhile).
+    if (getMutation(replica.db, row.mutationId)?.state !== row.state) return false;
+    this.succeed(row, found, rewritten.path);
+    return true;
+  }
+
   private async sendOne(row: QueuedMutation, summary: PushSummary): Promise<void> {
     const { replica, client, dataDir } = this.options;
     try {
       // The earlier answer was lost: on a service that ignores Idempotency-Key it may exist.
-      if (kindSpec(row.kind).effect === 'create' && mayHaveReachedServer(row)) {
-        const rewritten = rewriteIds(replica.db, row);
-        if (rewritten.status === 'ready') {
-          const found = await findLostCreate(
-            { client, db: replica.db, userId: this.options.userId },
-            row,
-            rewritten.path,
-            rewritten.body,
-          );
-          if (found !== null) {
-            this.succeed(row, found, rewritten.path);
-            summary.sent++;
-            return;
-          }
-        }
+      if (
+        kindSpec(row.kind).effect === 'create' &&
+        mayHaveReachedServer(row) &&
+        (await this.adoptIfCreated({ ...row, state: 'inflight' }))
+      ) {
+        summary.sent++;
+        return;
       }
       const outcome = await sendMutation(
         {
@@ -171,10 +204,32 @@ export class Pusher {
         return;
       }
       this.emit({ type: 'online', online: true });
-      this.succeed(row, outcome.answer, outcome.path);
-      summary.sent++;
+      this.applySent(row, outcome.answer, outcome.path, summary);
     } catch (error) {
       this.fail(row, error, summary);
+    }
+  }
+
+  /**
+   * The server took the edit; writing its answer here failed (a locked or full disk). The
+   * edit must not be rolled back: the row waits and goes again, and its idempotency key (or
+   * the lookup of a lost create) makes the second send land on what the first one did.
+   */
+  private applySent(
+    row: QueuedMutation,
+    answer: unknown,
+    path: Record<string, number>,
+    summary: PushSummary,
+  ): void {
+    try {
+      this.succeed(row, answer, path);
+      summary.sent++;
+    } catch (error) {
+      const now = this.now();
+      const info = outboxError(error, 'retry');
+      const at = now + nextAttemptDelay(1, undefined, this.options.random, this.options.backoff);
+      retryLater(this.options.replica.db, row.mutationId, info, at, now);
+      this.emit({ type: 'retrying', mutation: row, error: info, nextAttemptAt: at });
     }
   }
 

@@ -1,0 +1,221 @@
+/**
+ * Outbox replay: 1,000 edits of 100 entities (task creates and updates, checklist items made
+ * and toggled, timers started and stopped) made while sync is paused, then replayed against
+ * the reference server on loopback. Figures: requests sent (and per edit), how many requests
+ * the edits coalesced into, replay wall time, and its ratio to the floor: the same requests
+ * sent directly by the client with no outbox (same pool size, same order rules). Also how long
+ * an edit takes to be visible in a local query (p95).
+ *   npm run bench:replay
+ */
+import { join } from 'node:path';
+import type { EditCommand } from '../shared/edits/commands';
+import type { ApiClient } from '../sync/api';
+import { createApiClient, signIn } from '../sync/api';
+import { readTask } from '../sync/db/queries/tasks-read';
+import { openEngine } from '../sync/engine/engine';
+import { allMutations } from '../sync/outbox';
+import { requestArgs } from '../sync/outbox/send';
+import type { QueuedMutation } from '../sync/outbox/types';
+import { percentile, printFigures, round, startServerProcess, tempDir } from './lib';
+
+const EDITS = 1_000;
+const dir = tempDir('wt-bench-replay-');
+const server = await startServerProcess(['--seed', 'demo', '--data', join(dir, 'server')]);
+// The floor runs on a twin: same seed, same ids, the same starting state.
+const twin = await startServerProcess(['--seed', 'demo', '--data', join(dir, 'twin')]);
+
+/** Sends rows like the pusher does, without an outbox: ids mapped in memory, pool of 4. */
+const sendDirect = async (client: ApiClient, rows: readonly QueuedMutation[]): Promise<number> => {
+  const ids = new Map<string, number>();
+  const done = new Set<number>();
+  const todo = [...rows];
+  const inflight = new Map<number, Promise<void>>();
+  const busy = new Set<string>();
+  const resolve = (kind: string, id: number) => (id > 0 ? id : ids.get(`${kind}:${id}`));
+  let sent = 0;
+  while (todo.length > 0 || inflight.size > 0) {
+    for (const row of [...todo]) {
+      if (inflight.size >= 4) break;
+      if (busy.has(row.entity)) continue;
+      const earlier = todo.find((r) => r.entity === row.entity);
+      if (earlier && earlier !== row) continue;
+      // One running timer per user: timer rows go one at a time, as the queue sends them.
+      const isTimer = (r: QueuedMutation) => r.kind.startsWith('timer.');
+      if (
+        isTimer(row) &&
+        rows.some((r) => isTimer(r) && r.mutationId < row.mutationId && !done.has(r.mutationId))
+      )
+        continue;
+      const deps = row.dependsOn.filter((k) => k !== row.entity);
+      if (deps.some((k) => Number(k.split(':')[1]) < 0 && !ids.has(k))) continue;
+      const path: Record<string, number> = {};
+      let blocked = false;
+      for (const [name, v] of Object.entries(row.path)) {
+        const kind = name === 'trackId' ? 'timer' : name === 'checklistId' ? 'checklist' : 'task';
+        const r = resolve(kind, v);
+        if (r === undefined) blocked = true;
+        else path[name] = r;
+      }
+      if (blocked) continue;
+      todo.splice(todo.indexOf(row), 1);
+      busy.add(row.entity);
+      const args = requestArgs({ db: undefined as never, dataDir: '' }, row, path, row.body);
+      const job = client
+        .call(row.operationId, args as never)
+        .then((answer) => {
+          sent++;
+          const a = (answer ?? {}) as Record<string, unknown>;
+          const [kind, idText] = row.entity.split(':');
+          const own = { task: 'taskId', checklist: 'checklistId', timer: 'trackId' }[kind ?? ''];
+          if (Number(idText) < 0 && own && typeof a[own] === 'number')
+            ids.set(row.entity, a[own] as number);
+        })
+        .finally(() => {
+          busy.delete(row.entity);
+          done.add(row.mutationId);
+          inflight.delete(row.mutationId);
+        });
+      inflight.set(row.mutationId, job);
+    }
+    if (inflight.size > 0) await Promise.race(inflight.values());
+  }
+  return sent;
+};
+
+try {
+  const session = await signIn(server.url, 'demo@example.com', 'demo1234');
+  const client = createApiClient({ baseUrl: server.url, orgId: 1, session });
+  const userId = session.user?.userId ?? 0;
+  const engine = openEngine({
+    dataDir: join(dir, 'client'),
+    client,
+    userId,
+    pullIntervalMs: 3_600_000,
+  });
+  engine.start();
+  await engine.syncNow();
+  engine.pause();
+  const db = engine.replica.db;
+  const existing = (
+    db
+      .prepare(
+        'SELECT task_id AS id FROM tasks WHERE project_id IS NULL AND parent_task_id IS NULL AND created_by = ? ORDER BY task_id LIMIT 50',
+      )
+      .all(userId) as { id: number }[]
+  ).map((r) => r.id);
+
+  // 20 new tasks + 50 existing ones + 25 checklist items + 5 timers = 100 entities.
+  const visible: number[] = [];
+  const edit = (command: EditCommand, check: () => boolean) => {
+    const t0 = performance.now();
+    const r = engine.edit(command);
+    if (!check()) throw new Error(`edit ${command.kind} not visible`);
+    visible.push(performance.now() - t0);
+    return r;
+  };
+  const now = () => Date.now();
+  const created: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const title = `replay ${i}`;
+    let id = 0;
+    const r = edit({ kind: 'task.create', fields: { taskTitle: title } }, () => {
+      id =
+        (
+          db.prepare('SELECT task_id FROM tasks WHERE title = ?').get(title) as
+            | { task_id: number }
+            | undefined
+        )?.task_id ?? 0;
+      return readTask(db, id, now())?.taskTitle === title;
+    });
+    created.push(r.id);
+  }
+  const tasks = [...created, ...existing];
+  const checks: { id: number; done: boolean }[] = [];
+  for (let i = 0; i < 25; i++) {
+    const taskId = created[i % created.length] ?? 0;
+    const r = edit({ kind: 'checklist.create', taskId, name: `step ${i}` }, () => true);
+    checks.push({ id: r.id, done: false });
+  }
+  const timers: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const taskId = created[i] ?? 0;
+    const r = edit({ kind: 'timer.start', taskId }, () => true);
+    edit({ kind: 'timer.stop', trackId: r.id }, () => true);
+    timers.push(r.id);
+  }
+  let n = visible.length;
+  for (; n < EDITS; n++) {
+    if (n % 3 === 0) {
+      const c = checks[n % checks.length];
+      if (!c) continue;
+      c.done = !c.done;
+      edit({ kind: 'checklist.update', checklistId: c.id, patch: { completed: c.done } }, () => {
+        const row = db
+          .prepare('SELECT completed FROM checklist_items WHERE checklist_id = ?')
+          .get(c.id) as { completed: number } | undefined;
+        return row?.completed === (c.done ? 1 : 0);
+      });
+    } else {
+      const taskId = tasks[n % tasks.length] ?? 0;
+      const priority = (['Low', 'Medium', 'High'] as const)[n % 3] ?? 'Low';
+      edit({ kind: 'task.update', taskId, patch: { priority } }, () => {
+        const row = db.prepare('SELECT priority FROM tasks WHERE task_id = ?').get(taskId) as
+          | { priority: string }
+          | undefined;
+        return row?.priority === priority;
+      });
+    }
+  }
+  const rows = allMutations(db);
+  const coalesced = rows.length;
+  const before = rows.reduce((m, r) => Math.max(m, r.mutationId), 0);
+
+  // The replay alone: a sync pushes before it pulls, so the outbox is empty before the pull.
+  let drained = 0;
+  const off = engine.on((e) => {
+    if (e.type === 'status' && e.status.pending === 0 && drained === 0) drained = performance.now();
+  });
+  const t0 = performance.now();
+  engine.resume();
+  for (let i = 0; i < 50 && engine.status().pending > 0; i++) await engine.syncNow();
+  await engine.syncNow();
+  off();
+  const wall = ((drained || performance.now()) - t0) / 1000;
+  const corrections =
+    (
+      db.prepare('SELECT max(seq) AS n FROM sqlite_sequence WHERE name = ?').get('outbox') as {
+        n: number;
+      }
+    ).n - before;
+  const requests = coalesced + Math.max(0, corrections);
+  if (engine.status().pending > 0 || engine.status().failed.length > 0)
+    throw new Error(`replay did not finish: ${JSON.stringify(engine.status())}`);
+  await engine.close();
+
+  await client.close();
+
+  // The floor: the same requests, sent directly, no outbox, to the twin.
+  const twinSession = await signIn(twin.url, 'demo@example.com', 'demo1234');
+  const twinClient = createApiClient({ baseUrl: twin.url, orgId: 1, session: twinSession });
+  const f0 = performance.now();
+  const floorSent = await sendDirect(twinClient, rows);
+  const floor = (performance.now() - f0) / 1000;
+  await twinClient.close();
+
+  printFigures({
+    edits: EDITS,
+    entities: 100,
+    requests,
+    requests_per_edit: round(requests / EDITS, 3),
+    coalesced_requests: coalesced,
+    floor_requests: floorSent,
+    wall_s: round(wall, 3),
+    floor_s: round(floor, 3),
+    floor_ratio: round(wall / floor, 2),
+    visible_p50_ms: round(percentile(visible, 50), 3),
+    visible_p95_ms: round(percentile(visible, 95), 3),
+  });
+} finally {
+  await server.stop();
+  await twin.stop();
+}

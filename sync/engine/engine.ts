@@ -1,0 +1,420 @@
+/**
+ * The sync engine of one replica: edits applied and queued at once, the outbox replayed,
+ * pulls on an interval and after edits, one status the host can show, events for every change.
+ * Plain Node: the host runs it off the UI's event loop.
+ */
+import type { EditCommand, EditResult } from '../../shared/edits/commands';
+import { isApiClientError } from '../api/errors';
+import { readStreamState } from '../db/queries/sync-state';
+import { Replica } from '../db/replica';
+import { applyEdit, reapplyPending, recreate, rollBack } from '../edits';
+import {
+  discard as discardRow,
+  getMutation,
+  nextAttemptDelay,
+  outboxStatus,
+  removeStagedFiles,
+  resetInflight,
+  retryFailed,
+  sweepOrphanFiles,
+} from '../outbox';
+import { type PushEvent, Pusher } from '../outbox/pusher';
+import type { EntityKey, Json } from '../outbox/types';
+import { ChangeBatcher } from './change-batcher';
+import type { EngineEvent, EngineOptions, EngineStatus, SyncEngine } from './engine-api';
+import { LazyData } from './lazy';
+import { PullCancelledError, type PullProgress } from './progress';
+import { Puller } from './pull';
+import { queueTimerCorrection } from './timer-correction';
+
+const PUSH_DEBOUNCE_MS = 15;
+
+export const openEngine = (options: EngineOptions): SyncEngine => new Engine(options);
+
+class Engine implements SyncEngine {
+  readonly replica: Replica;
+  readonly lazy: LazyData;
+  private readonly now: () => number;
+  private readonly listeners = new Set<(e: EngineEvent) => void>();
+  private readonly puller: Puller;
+  private readonly pusher: Pusher;
+  private readonly changes: ChangeBatcher;
+  private started = false;
+  private paused = false;
+  private online = true;
+  private activity: EngineStatus['activity'] = 'idle';
+  private lastSyncAt: number | null = null;
+  private lastError: string | null = null;
+  private bootstrap: PullProgress | null = null;
+  private pullFailures = 0;
+  private pullRetryAt: number | null = null;
+  private needsSignIn = false;
+  private cycle: Promise<void> | null = null;
+  private pushOnly: Promise<void> | null = null;
+  private abort = new AbortController();
+  private tickTimer: ReturnType<typeof setTimeout> | null = null;
+  private pushTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastPullAt = 0;
+  private lastStatusJson = '';
+  private statusQueued = false;
+  private seenNotification = 0;
+
+  constructor(private readonly options: EngineOptions) {
+    this.now = options.now ?? Date.now;
+    const client = options.client;
+    this.replica = Replica.open(options.dataDir, {
+      serverUrl: client.baseUrl.origin,
+      userId: options.userId,
+      orgId: client.orgId,
+    });
+    const db = this.replica.db;
+    // A crash left rows in flight: they go again (their idempotency key makes that safe).
+    resetInflight(db, this.now());
+    sweepOrphanFiles(db, options.dataDir);
+    this.changes = new ChangeBatcher((entities, source) =>
+      this.emit({ type: 'changed', entities, source }),
+    );
+    this.replica.onServerWrite((wdb, touched) => {
+      reapplyPending(wdb, touched, this.now());
+      this.changes.add(touched as ReadonlySet<EntityKey>, this.pushing ? 'push' : 'pull');
+    });
+    this.lazy = new LazyData(this.replica, client, options.dataDir, this.now);
+    this.puller = new Puller(this.replica, client, {
+      now: this.now,
+      onProgress: (progress) => {
+        this.bootstrap = progress.mode === 'bootstrap' && !progress.done ? progress : null;
+        this.emit({ type: 'pull-progress', progress });
+        this.statusChanged();
+      },
+    });
+    this.pusher = new Pusher({
+      replica: this.replica,
+      client,
+      dataDir: options.dataDir,
+      userId: options.userId,
+      concurrency: options.concurrency ?? 4,
+      now: this.now,
+      rollBack: (rows) => rollBack(db, rows, this.now()),
+      afterSettle: (row, answer) => queueTimerCorrection(db, row, answer, this.now()),
+      onEvent: (e) => this.onPush(e),
+    });
+    this.seenNotification = this.maxNotificationId();
+  }
+
+  private pushing = false;
+
+  // ---- lifecycle ----------------------------------------------------------------------------
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.abort = new AbortController();
+    void this.syncNow();
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    this.clearTimers();
+    this.abort.abort();
+    this.pusher.stop();
+    await Promise.allSettled([this.cycle, this.pushOnly]);
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+    this.replica.onServerWrite(null);
+    this.changes.flush();
+    this.replica.close();
+  }
+
+  on(listener: (event: EngineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---- edits --------------------------------------------------------------------------------
+
+  edit(command: EditCommand): EditResult {
+    const result = applyEdit(this.replica.db, command, {
+      now: this.now(),
+      userId: this.options.userId,
+      dataDir: this.options.dataDir,
+    });
+    this.changes.add(
+      new Set(result.ids.map((id) => `${result.entityKind}:${id}` as EntityKey)),
+      'edit',
+    );
+    this.changes.flush();
+    this.statusChanged();
+    this.pushSoon();
+    return result;
+  }
+
+  retry(mutationId: number, body?: Json): void {
+    retryFailed(this.replica.db, mutationId, this.now(), body === undefined ? {} : { body });
+    this.statusChanged();
+    this.pushSoon();
+  }
+
+  discard(mutationId: number): void {
+    const db = this.replica.db;
+    const row = getMutation(db, mutationId);
+    if (!row) return;
+    let files: string[] = [];
+    db.transaction(() => {
+      const dropped = discardRow(db, mutationId);
+      files = dropped.files;
+      rollBack(db, dropped.mutations, this.now());
+    })();
+    removeStagedFiles(this.options.dataDir, files);
+    this.changes.add(new Set([row.entity]), 'edit');
+    this.changes.flush();
+    this.statusChanged();
+  }
+
+  resolveConflict(mutationId: number, choice: 'recreate' | 'discard'): void {
+    if (choice === 'discard') {
+      this.discard(mutationId);
+      return;
+    }
+    const row = getMutation(this.replica.db, mutationId);
+    recreate(this.replica.db, mutationId, this.now());
+    if (row) this.changes.add(new Set([row.entity]), 'edit');
+    this.changes.flush();
+    this.statusChanged();
+    this.pushSoon();
+  }
+
+  // ---- control ------------------------------------------------------------------------------
+
+  pause(): void {
+    this.paused = true;
+    this.clearTimers();
+    this.pusher.stop();
+    this.statusChanged();
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.statusChanged();
+    if (this.started) void this.syncNow();
+  }
+
+  signedIn(): void {
+    this.needsSignIn = false;
+    this.pusher.resumeAuth();
+    this.statusChanged();
+    if (this.started) void this.syncNow();
+  }
+
+  /**
+   * Pull, then push. The pull first: pending edits are rebased on the server's newest rows
+   * (fields someone else changed meanwhile are merged, not overwritten by our full-state
+   * updates), so an edit made offline goes out as a merge. Edits made online go at once
+   * (`pushSoon`) without waiting for a pull.
+   */
+  syncNow(): Promise<void> {
+    if (this.paused) return Promise.resolve();
+    this.cycle ??= this.runCycle().finally(() => {
+      this.cycle = null;
+      this.scheduleNext();
+    });
+    return this.cycle;
+  }
+
+  private async runCycle(): Promise<void> {
+    if (this.paused || !this.started) return;
+    // An edit's push in flight finishes first: a pull meanwhile would see half of it.
+    await this.pushOnly;
+    if (!this.pusher.pausedForAuth) await this.pusher.reconcileLostCreates();
+    this.activity = 'pulling';
+    this.statusChanged();
+    const pulled = await this.pull();
+    await this.push();
+    this.activity = 'idle';
+    const s = outboxStatus(this.replica.db, this.now());
+    if (pulled && s.retrying.length === 0) {
+      this.lastSyncAt = this.now();
+      this.lastError = null;
+    }
+    this.statusChanged();
+  }
+
+  private async pull(): Promise<boolean> {
+    const firstFill = readStreamState(this.replica.db, 'notifications') === null;
+    try {
+      await this.puller.pull(this.abort.signal);
+      this.lastPullAt = this.now();
+      this.pullFailures = 0;
+      this.pullRetryAt = null;
+      this.setOnline(true);
+      this.bootstrap = null;
+      this.changes.flush();
+      this.announceNotifications(firstFill);
+      return true;
+    } catch (error) {
+      this.bootstrap = null;
+      if (error instanceof PullCancelledError) return false;
+      this.pullFailures++;
+      this.pullRetryAt = this.now() + nextAttemptDelay(this.pullFailures);
+      if (isApiClientError(error)) {
+        if (error.kind === 'network' || error.kind === 'timeout') this.setOnline(false);
+        if (error.kind === 'auth') this.needsSignIn = true;
+      }
+      this.lastError = error instanceof Error ? error.message : String(error);
+      return false;
+    }
+  }
+
+  private async push(): Promise<void> {
+    if (this.pusher.pausedForAuth || this.paused) return;
+    this.pushing = true;
+    this.activity = 'pushing';
+    this.statusChanged();
+    try {
+      await this.pusher.push();
+    } finally {
+      this.pushing = false;
+      this.activity = this.cycle ? this.activity : 'idle';
+      this.changes.flush();
+      this.statusChanged();
+    }
+  }
+
+  /** After an edit: send soon (a burst of edits coalesces in the queue meanwhile). */
+  private pushSoon(): void {
+    if (!this.started || this.paused || this.pushTimer) return;
+    this.pushTimer = setTimeout(() => {
+      this.pushTimer = null;
+      if (this.cycle) return;
+      this.pushOnly ??= this.push().finally(() => {
+        this.pushOnly = null;
+        this.activity = 'idle';
+        this.statusChanged();
+        this.scheduleNext();
+      });
+    }, PUSH_DEBOUNCE_MS);
+  }
+
+  /** The next cycle: the pull interval, a pull retry, or an edit's retry, whichever is first. */
+  private scheduleNext(): void {
+    if (!this.started || this.paused) return;
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    const now = this.now();
+    const interval = this.options.pullIntervalMs ?? 30_000;
+    const candidates = [this.lastPullAt + interval];
+    if (this.pullRetryAt !== null) candidates.push(this.pullRetryAt);
+    const retry = outboxStatus(this.replica.db, now).nextRetryAt;
+    if (retry !== null && !this.pusher.pausedForAuth) candidates.push(retry);
+    const delay = Math.max(10, Math.min(...candidates) - now);
+    this.tickTimer = setTimeout(() => {
+      this.tickTimer = null;
+      void this.syncNow();
+    }, delay);
+    this.tickTimer.unref?.();
+  }
+
+  private clearTimers(): void {
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    if (this.pushTimer) clearTimeout(this.pushTimer);
+    this.tickTimer = null;
+    this.pushTimer = null;
+  }
+
+  // ---- events -------------------------------------------------------------------------------
+
+  private onPush(e: PushEvent): void {
+    switch (e.type) {
+      case 'sent':
+        for (const r of e.applied.rekeyed) this.emit({ type: 'rekeyed', from: r.from, to: r.to });
+        break;
+      case 'upload-progress':
+        this.emit(e);
+        return;
+      case 'online':
+        this.setOnline(e.online);
+        return;
+      case 'auth-required':
+        this.needsSignIn = true;
+        break;
+      case 'failed':
+        this.changes.add(new Set([e.mutation.entity]), 'push');
+        break;
+      case 'retrying':
+        this.lastError = e.error.message;
+        break;
+    }
+    this.statusChanged();
+  }
+
+  private setOnline(online: boolean): void {
+    if (this.online === online) return;
+    this.online = online;
+    this.statusChanged();
+    // Back online: what waited for the network goes now.
+    if (online && this.started && !this.cycle) void this.syncNow();
+  }
+
+  private maxNotificationId(): number {
+    const row = this.replica.db
+      .prepare('SELECT max(notification_id) AS n FROM notifications')
+      .get() as { n: number | null };
+    return row.n ?? 0;
+  }
+
+  /** New unread notifications since the last pull (not those of a first fill). */
+  private announceNotifications(firstFill: boolean): void {
+    const rows = this.replica.db
+      .prepare(
+        'SELECT notification_id AS id FROM notifications WHERE notification_id > ? AND read = 0 ORDER BY notification_id',
+      )
+      .all(this.seenNotification) as { id: number }[];
+    this.seenNotification = Math.max(this.seenNotification, this.maxNotificationId());
+    if (!firstFill && rows.length > 0)
+      this.emit({ type: 'notifications-arrived', notificationIds: rows.map((r) => r.id) });
+  }
+
+  status(): EngineStatus {
+    const now = this.now();
+    const s = outboxStatus(this.replica.db, now);
+    const retries = [s.nextRetryAt, this.pullRetryAt].filter((n): n is number => n !== null);
+    return {
+      online: this.online,
+      activity: this.activity,
+      paused: this.paused,
+      needsSignIn: this.needsSignIn || this.pusher.pausedForAuth,
+      pending: s.pending + s.inflight,
+      pendingByKind: s.pendingByKind,
+      failed: s.failed,
+      nextRetryAt: retries.length > 0 ? Math.min(...retries) : null,
+      lastSyncAt: this.lastSyncAt,
+      lastError: this.lastError,
+      bootstrap: this.bootstrap,
+    };
+  }
+
+  /** Status events at most once per turn of the loop, and only when something changed. */
+  private statusChanged(): void {
+    if (this.statusQueued) return;
+    this.statusQueued = true;
+    setImmediate(() => {
+      this.statusQueued = false;
+      if (!this.replica.db.open) return;
+      const status = this.status();
+      const json = JSON.stringify(status);
+      if (json === this.lastStatusJson) return;
+      this.lastStatusJson = json;
+      this.emit({ type: 'status', status });
+    });
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch {
+        // A listener's failure is the listener's; the engine goes on.
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Timers stay true: pause, resume and stop carry no time, so a timer moved offline ends on the
+ * server with the server's clock. Once the last queued move of a timer is answered, the answer
+ * is compared with what the user saw (the edit layer's timer truth) and, when the start time
+ * or the whole seconds differ, an `updateTimer` with the user's numbers is queued: an outbox
+ * row like any other, so it survives crashes and goes exactly once.
+ */
+import type { TimerRecord } from '../../shared/api';
+import { stmt } from '../db/kysely';
+import type { Sqlite } from '../db/open';
+import { forgetTimerTruth, timerTruth } from '../edits/timers';
+import { enqueue } from '../outbox/queue';
+import { entityKey, kindSpec, parseEntityKey, type QueuedMutation } from '../outbox/types';
+
+const isTimerRecord = (a: unknown): a is TimerRecord =>
+  typeof a === 'object' && a !== null && typeof (a as TimerRecord).trackId === 'number';
+
+export const queueTimerCorrection = (
+  db: Sqlite,
+  row: QueuedMutation,
+  answer: unknown,
+  now: number,
+): void => {
+  if (kindSpec(row.kind).entity !== 'timer' || !isTimerRecord(answer)) return;
+  const trackId = answer.trackId;
+  const key = entityKey('timer', trackId);
+  // More moves of this timer are queued: correct after the last one.
+  const queued = stmt(db, 'SELECT 1 FROM outbox WHERE entity = ? LIMIT 1').get(key);
+  if (queued !== undefined) return;
+  const truth = timerTruth(db, trackId, now);
+  if (!truth) return;
+  const same =
+    truth.startTime === answer.startTime && truth.durationSeconds === answer.durationSeconds;
+  if (same || parseEntityKey(row.entity).kind !== 'timer') {
+    forgetTimerTruth(db, trackId);
+    return;
+  }
+  enqueue(
+    db,
+    {
+      kind: 'timer.update',
+      operationId: 'updateTimer',
+      path: { trackId },
+      body: {
+        billingStatus: truth.billingStatus,
+        notes: truth.notes,
+        startTime: truth.startTime,
+        durationSeconds: truth.durationSeconds,
+      },
+    },
+    now,
+  );
+};

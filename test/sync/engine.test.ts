@@ -1,0 +1,193 @@
+/**
+ * The engine end to end over real HTTP: edits show at once, reach the server exactly once
+ * when it can be reached, survive pulls (rebase, last writer wins per field), conflicts are
+ * the user's to resolve, and timers end on the server as the user saw them.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server/app';
+import type { ApiClient } from '../../sync/api';
+import { readTask } from '../../sync/db/queries/tasks-read';
+import { openEngine } from '../../sync/engine/engine';
+import type { EngineEvent, SyncEngine } from '../../sync/engine/engine-api';
+import { admin, demoClient, startDemoServer, tempDir } from './support';
+
+let server: RunningServer | undefined;
+let client: ApiClient | undefined;
+let other: ApiClient | undefined;
+let engine: SyncEngine | undefined;
+
+afterEach(async () => {
+  await engine?.close();
+  await client?.close();
+  await other?.close();
+  await server?.close();
+  engine = undefined;
+  client = undefined;
+  other = undefined;
+  server = undefined;
+});
+
+const setUp = async (now?: () => number) => {
+  server = await startDemoServer();
+  client = await demoClient(server);
+  other = await demoClient(server);
+  engine = openEngine({
+    dataDir: tempDir('engine-'),
+    client,
+    userId: client.session.user?.userId ?? 0,
+    pullIntervalMs: 3_600_000,
+    ...(now ? { now } : {}),
+  });
+  const events: EngineEvent[] = [];
+  engine.on((e) => events.push(e));
+  engine.start();
+  await engine.syncNow();
+  return { engine, server, client, other, events };
+};
+
+const offline = (s: RunningServer) =>
+  admin(s, 'faults', { rules: [{ kind: 'reset', count: 10_000 }] });
+const online = (s: RunningServer) => admin(s, 'faults', { clear: true });
+
+/** Syncs until nothing is pending (retries are due at once with a generous clock). */
+const settle = async (e: SyncEngine) => {
+  for (let i = 0; i < 20 && e.status().pending > 0; i++) await e.syncNow();
+  expect(e.status().pending).toBe(0);
+};
+
+const serverTask = (c: ApiClient, taskId: number) => c.ops.getTaskById({ path: { taskId } });
+
+describe('engine', () => {
+  it('shows an edit at once and sends it exactly once', async () => {
+    const { engine, client } = await setUp();
+    const r = engine.edit({ kind: 'task.create', fields: { taskTitle: 'from the engine' } });
+    expect(r.id).toBeLessThan(0);
+    expect(readTask(engine.replica.db, r.id, Date.now())?.taskTitle).toBe('from the engine');
+    await settle(engine);
+    const list = await client.ops.getAll({ query: { title: 'from the engine' } });
+    expect(list.content).toHaveLength(1);
+  });
+
+  it('keeps edits made offline and sends them when the server is back', async () => {
+    const { engine, server, client, events } = await setUp();
+    await offline(server);
+    const a = engine.edit({ kind: 'task.create', fields: { taskTitle: 'offline A' } });
+    engine.edit({ kind: 'task.update', taskId: a.id, patch: { priority: 'High' } });
+    engine.edit({
+      kind: 'checklist.create',
+      taskId: a.id,
+      name: 'step one',
+      assigneeId: client.session.user?.userId ?? null,
+    });
+    await engine.syncNow();
+    expect(engine.status().online).toBe(false);
+    expect(engine.status().pending).toBeGreaterThan(0);
+    await online(server);
+    // Retries wait for their backoff; a sync after it sends everything.
+    await new Promise((r) => setTimeout(r, 1_100));
+    await settle(engine);
+    expect(engine.status().online).toBe(true);
+    const list = await client.ops.getAll({ query: { title: 'offline A' } });
+    expect(list.content).toHaveLength(1);
+    const id = list.content[0]?.taskId ?? 0;
+    expect((await serverTask(client, id)).priority).toBe('High');
+    const checklist = await client.ops.getAllCheckListsForTask({ path: { taskId: id } });
+    expect(checklist.map((c) => c.name)).toEqual(['step one']);
+    expect(events.some((e) => e.type === 'rekeyed')).toBe(true);
+  });
+
+  it('keeps the assignee when a checklist item is toggled', async () => {
+    const { engine, client } = await setUp();
+    const me = client.session.user?.userId ?? 0;
+    const t = engine.edit({ kind: 'task.create', fields: { taskTitle: 'toggle me' } });
+    const c = engine.edit({ kind: 'checklist.create', taskId: t.id, name: 'x', assigneeId: me });
+    await settle(engine);
+    for (let i = 0; i < 5; i++)
+      engine.edit({
+        kind: 'checklist.update',
+        checklistId: c.id,
+        patch: { completed: i % 2 === 0 },
+      });
+    await settle(engine);
+    const task = (await client.ops.getAll({ query: { title: 'toggle me' } })).content[0];
+    const items = await client.ops.getAllCheckListsForTask({ path: { taskId: task?.taskId ?? 0 } });
+    expect(items[0]).toMatchObject({ completed: true, assigneeId: me });
+  });
+
+  it('keeps a pending edit through a pull, merging fields the server changed', async () => {
+    const { engine, other } = await setUp();
+    const t = engine.edit({ kind: 'task.create', fields: { taskTitle: 'merge me' } });
+    await settle(engine);
+    const id = engine.replica.db
+      .prepare('SELECT server_id AS id FROM local_ids WHERE local_id = ?')
+      .get(t.id) as { id: number };
+    engine.pause();
+    engine.edit({ kind: 'task.update', taskId: id.id, patch: { taskTitle: 'merged title' } });
+    const before = await serverTask(other, id.id);
+    await other.ops.updateTask({
+      path: { taskId: id.id },
+      body: { taskTitle: before.taskTitle, description: 'from elsewhere' },
+    });
+    engine.resume();
+    await engine.syncNow();
+    await settle(engine);
+    const after = await serverTask(other, id.id);
+    expect(after.taskTitle).toBe('merged title');
+    expect(after.description).toBe('from elsewhere');
+    expect(readTask(engine.replica.db, id.id, Date.now())).toMatchObject({
+      taskTitle: 'merged title',
+      description: 'from elsewhere',
+    });
+  });
+
+  it('turns an edit of something deleted on the server into a conflict the user resolves', async () => {
+    const { engine, other } = await setUp();
+    engine.edit({ kind: 'task.create', fields: { taskTitle: 'doomed' } });
+    await settle(engine);
+    const row = engine.replica.db
+      .prepare('SELECT task_id AS id FROM tasks WHERE title = ?')
+      .get('doomed') as { id: number };
+    engine.pause();
+    engine.edit({ kind: 'task.update', taskId: row.id, patch: { priority: 'Low' } });
+    await other.ops.deleteTask({ path: { taskId: row.id } });
+    engine.resume();
+    await engine.syncNow();
+    const failed = engine.status().failed;
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.state).toBe('conflict');
+    engine.resolveConflict(failed[0]?.mutationId ?? 0, 'recreate');
+    await settle(engine);
+    const list = await other.ops.getAll({ query: { title: 'doomed' } });
+    expect(list.content).toHaveLength(1);
+    expect(list.content[0]?.priority).toBe('Low');
+  });
+
+  it('ends a timer moved offline with the start and duration the user saw', async () => {
+    let clock = Date.now() - 3_600_000;
+    const { engine, server, client } = await setUp(() => clock);
+    const t = engine.edit({ kind: 'task.create', fields: { taskTitle: 'timed' } });
+    await settle(engine);
+    await offline(server);
+    const started = clock;
+    const timer = engine.edit({ kind: 'timer.start', taskId: t.id });
+    clock += 10 * 60_000;
+    engine.edit({ kind: 'timer.pause', trackId: timer.id });
+    clock += 5 * 60_000;
+    engine.edit({ kind: 'timer.resume', trackId: timer.id });
+    clock += 7 * 60_000;
+    engine.edit({ kind: 'timer.stop', trackId: timer.id });
+    await engine.syncNow();
+    await online(server);
+    // Past the retry's backoff (the engine's clock; still before the server's now).
+    clock += 10 * 60_000;
+    await settle(engine);
+    const task = (await client.ops.getAll({ query: { title: 'timed' } })).content[0];
+    const timers = await client.ops.getTaskTimers({ path: { taskId: task?.taskId ?? 0 } });
+    expect(timers).toHaveLength(1);
+    expect(timers[0]).toMatchObject({
+      state: 'STOPPED',
+      startTime: started,
+      durationSeconds: 17 * 60,
+    });
+  });
+});
