@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { SessionState, Settings, SyncStatus } from '../../shared/bridge';
+import type { BridgeInput, SessionState, Settings, SyncStatus } from '../../shared/bridge';
 import { bridge } from './bridge';
 import { clearCache, refreshAll } from './query';
 
@@ -98,7 +98,7 @@ export function connect(): () => void {
   };
 }
 
-export async function saveSettings(patch: Partial<Settings>) {
+export async function saveSettings(patch: BridgeInput<'settings.set'>) {
   const settings = await bridge().invoke('settings.set', patch);
   useApp.setState({ settings });
 }

@@ -1,0 +1,170 @@
+import { useEffect, useState } from 'react';
+import { connect, useApp } from '../data/app-store';
+import { bridge } from '../data/bridge';
+import { HelpSheet } from '../shortcuts/help-sheet';
+import { useShortcut } from '../shortcuts/keys';
+import { CommandPalette } from '../shortcuts/palette';
+import { Button } from '../ui/button';
+import { ToastRegion } from '../ui/toast';
+import { Inbox } from '../views/inbox';
+import { MyTasks } from '../views/my-tasks';
+import { NewTaskDialog } from '../views/new-task';
+import { ProjectView } from '../views/project-view';
+import { SearchView } from '../views/search-view';
+import { Sidebar } from '../views/sidebar';
+import { BootstrapProgress, OrgChoice, SignIn } from '../views/sign-in';
+import { Spaces } from '../views/spaces';
+import { SyncPanel } from '../views/sync-panel';
+import { TaskDetail } from '../views/task-detail';
+import { TaskListView } from '../views/task-list-view';
+import { Timesheet } from '../views/timesheet';
+
+/** The theme setting on <html>: "system" leaves it to prefers-color-scheme. */
+function useTheme() {
+  const theme = useApp((s) => s.settings?.theme ?? 'system');
+  useEffect(() => {
+    if (theme === 'system') document.documentElement.removeAttribute('data-theme');
+    else document.documentElement.setAttribute('data-theme', theme);
+  }, [theme]);
+}
+
+function GlobalShortcuts() {
+  const set = useApp((s) => s.set);
+  const go = useApp((s) => s.go);
+  useShortcut('palette', () => set({ paletteOpen: !useApp.getState().paletteOpen }));
+  useShortcut('help', () => set({ helpOpen: true }));
+  useShortcut('search', () => go({ view: 'search', text: '' }));
+  useShortcut('newTask', () => set({ newTaskOpen: true }));
+  useShortcut('goMy', () => go({ view: 'my' }));
+  useShortcut('goInbox', () => go({ view: 'inbox' }));
+  useShortcut('goTimesheet', () => go({ view: 'timesheet' }));
+  useShortcut('goSync', () => go({ view: 'sync' }));
+  useShortcut('goPersonal', () => go({ view: 'personal' }));
+  return null;
+}
+
+function MainPane() {
+  const route = useApp((s) => s.route);
+  switch (route.view) {
+    case 'my':
+      return <MyTasks />;
+    case 'personal':
+      return <TaskListView key="personal" scope={{ kind: 'personal' }} title="Personal tasks" />;
+    case 'project':
+      return <ProjectView projectId={route.projectId} mode={route.mode} />;
+    case 'inbox':
+      return <Inbox />;
+    case 'timesheet':
+      return <Timesheet />;
+    case 'sync':
+      return <SyncPanel />;
+    case 'spaces':
+      return <Spaces />;
+    case 'search':
+      return <SearchView text={route.text} />;
+  }
+}
+
+function StatusBanner() {
+  const sync = useApp((s) => s.sync);
+  const session = useApp((s) => s.session);
+  if (!sync) return null;
+  if (sync.needsSignIn)
+    return (
+      <div className="banner banner-danger" role="alert">
+        <span className="grow">
+          Your session expired. Your edits are kept; sign in again to send them.
+        </span>
+        <Button
+          size="sm"
+          onClick={() =>
+            useApp.setState({ session: session ? { ...session, signedIn: false } : session })
+          }
+        >
+          Sign in
+        </Button>
+      </div>
+    );
+  if (sync.paused && session?.bootstrapping === false && sync.bootstrap)
+    return (
+      <div className="banner" role="status">
+        <span className="grow">The first sync is paused; what arrived so far is shown.</span>
+        <Button
+          size="sm"
+          onClick={() =>
+            void bridge()
+              .invoke('sync.resume', {})
+              .then((s) => useApp.setState({ sync: s }))
+          }
+        >
+          Resume
+        </Button>
+      </div>
+    );
+  if (!sync.online)
+    return (
+      <div className="banner" role="status" data-testid="offline-banner">
+        <span className="grow">
+          Offline. Everything still works here
+          {sync.pending ? `; ${sync.pending} edits will be sent when the server is back` : ''}.
+        </span>
+      </div>
+    );
+  return null;
+}
+
+export function App() {
+  useTheme();
+  const session = useApp((s) => s.session);
+  const sessionError = useApp((s) => s.sessionError);
+  const sync = useApp((s) => s.sync);
+  const openTaskId = useApp((s) => s.openTaskId);
+  const [bootStart] = useState(() => Date.now());
+  useEffect(() => connect(), []);
+
+  let body: React.ReactNode;
+  if (sessionError) {
+    body = (
+      <main className="center-screen">
+        <div className="card sign-in" role="alert">
+          <h1>Worktray cannot reach its host</h1>
+          <p className="muted">{sessionError}</p>
+          <p className="muted">
+            If you opened this page by hand, open the link Worktray printed when it started (it
+            carries a secret).
+          </p>
+          <Button onClick={() => window.location.reload()}>Try again</Button>
+        </div>
+      </main>
+    );
+  } else if (!session) {
+    body = <main className="center-screen" aria-busy="true" aria-label="Starting" />;
+  } else if (!session.signedIn) {
+    body = <SignIn />;
+  } else if (session.currentOrgId === null) {
+    body = <OrgChoice />;
+  } else if (session.bootstrapping && !(sync?.paused ?? false)) {
+    body = <BootstrapProgress status={sync} startedAt={bootStart} />;
+  } else {
+    body = (
+      <div className="app">
+        <Sidebar />
+        <div className="main-col">
+          <StatusBanner />
+          <MainPane />
+        </div>
+        {openTaskId !== null ? <TaskDetail key={openTaskId} taskId={openTaskId} /> : <div />}
+        <GlobalShortcuts />
+        <CommandPalette />
+        <HelpSheet />
+        <NewTaskDialog />
+      </div>
+    );
+  }
+  return (
+    <>
+      {body}
+      <ToastRegion />
+    </>
+  );
+}

@@ -1,0 +1,285 @@
+import { useState } from 'react';
+import type { AttachmentRow, BridgeFailedEdit } from '../../shared/bridge';
+import type { EditCommand } from '../../shared/edits/commands';
+import { useApp } from '../data/app-store';
+import { bridge } from '../data/bridge';
+import { applyEdit } from '../data/edits';
+import { useQuery } from '../data/query';
+import { ago, shortDate, userName } from '../lib/format';
+import { isDone, statusClass } from '../lib/vocab';
+import { useShortcut } from '../shortcuts/keys';
+import { Button, IconButton } from '../ui/button';
+import { ConfirmDialog } from '../ui/dialog';
+import { IconPlus, IconTrash, IconX } from '../ui/icons';
+import { SyncMark } from '../ui/sync-mark';
+import { toast } from '../ui/toast';
+import { Attachments } from './attachments';
+import { Checklist } from './checklist';
+import { FailedEditRow } from './sync-panel';
+import { DescriptionField, TaskProperties, TitleField } from './task-fields';
+import { TimerControls } from './timer-controls';
+
+const edit = (cmd: EditCommand) => void applyEdit(cmd);
+
+async function openAttachment(a: AttachmentRow) {
+  try {
+    const file = await bridge().invoke('attachments.open', { attachmentId: a.attachmentId });
+    const target = file.url ?? `file://${file.path}`;
+    window.open(target, '_blank', 'noopener');
+    if (file.source === 'cache') toast(`Opened ${file.fileName} from the offline copy`);
+  } catch (error) {
+    toast(
+      `Could not open ${a.fileName}: ${error instanceof Error ? error.message : error}`,
+      'error',
+    );
+  }
+}
+
+/** One task, every field editable in place; opens beside the list. */
+export function TaskDetail({ taskId }: { taskId: number }) {
+  const detail = useQuery('tasks.detail', { taskId });
+  const users = useQuery('users.list', {});
+  const task = detail.data?.task;
+  const fields = useQuery(
+    'customFields.forScope',
+    task?.projectId ? { projectId: task.projectId } : {},
+    Boolean(task),
+  );
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const close = () => useApp.getState().openTask(null);
+  useShortcut('close', close);
+  useShortcut('timer', () => {
+    const open = [...(detail.data?.timers ?? [])].reverse().find((t) => t.state !== 'STOPPED');
+    edit(open ? { kind: 'timer.stop', trackId: open.trackId } : { kind: 'timer.start', taskId });
+  });
+
+  if (detail.loading && !detail.data) {
+    return (
+      <aside className="detail padded" aria-label="Task" aria-busy="true">
+        <div className="skeleton" style={{ width: '70%', height: 18 }} />
+      </aside>
+    );
+  }
+  if (!task) {
+    return (
+      <aside className="detail" aria-label="Task">
+        <div className="empty">
+          <strong>This task is no longer here</strong>
+          <span>It may have been deleted, or moved out of your reach.</span>
+          <Button onClick={close}>Close</Button>
+        </div>
+      </aside>
+    );
+  }
+  const d = detail.data!;
+  const patch = (p: Extract<EditCommand, { kind: 'task.update' }>['patch']) =>
+    edit({ kind: 'task.update', taskId: task.taskId, patch: p });
+
+  return (
+    <aside className="detail" aria-label={`Task: ${task.taskTitle}`}>
+      <div className="detail-head">
+        <span className={statusClass(task.status)}>{task.status ?? 'No status'}</span>
+        <SyncMark sync={task.sync} />
+        {task.parentTaskId ? (
+          <button
+            type="button"
+            className="link"
+            onClick={() => useApp.getState().openTask(task.parentTaskId!)}
+          >
+            ↑ Parent task
+          </button>
+        ) : null}
+        <span className="grow" />
+        <Button
+          size="sm"
+          variant={isDone(task.status) ? 'secondary' : 'primary'}
+          onClick={() =>
+            patch(
+              isDone(task.status)
+                ? { status: 'To Do', completion: 0 }
+                : { status: 'Done', completion: 100 },
+            )
+          }
+        >
+          {isDone(task.status) ? 'Reopen' : 'Complete'}
+        </Button>
+        <IconButton
+          label="Delete task"
+          icon={<IconTrash />}
+          onClick={() => setConfirmDelete(true)}
+        />
+        <IconButton label="Close task" icon={<IconX />} onClick={close} />
+      </div>
+      <div className="detail-body">
+        {d.failedEdits.length ? (
+          <div className="failed-box" role="alert">
+            <strong>Some changes to this task did not reach the server</strong>
+            <ul className="failed-list">
+              {d.failedEdits.map((f: BridgeFailedEdit) => (
+                <FailedEditRow key={f.mutationId} edit={f} />
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        <TitleField task={task} onPatch={patch} />
+        <p className="muted meta">
+          {task.createdBy ? `Created by ${userName(task.createdBy)}` : 'Created'}
+          {task.createdTime ? ` · ${shortDate(task.createdTime)}` : ''}
+          {task.modifiedTime ? ` · edited ${ago(Date.parse(task.modifiedTime))}` : ''}
+        </p>
+        <DescriptionField task={task} onPatch={patch} />
+        <TaskProperties
+          task={task}
+          users={users.data?.users ?? []}
+          customFields={fields.data?.fields ?? []}
+          onPatch={patch}
+        />
+        <Subtasks parentId={task.taskId} subtasks={d.subtasks} />
+        <Checklist
+          taskId={task.taskId}
+          items={d.checklist}
+          users={users.data?.users ?? []}
+          onEdit={edit}
+        />
+        <Attachments
+          taskId={task.taskId}
+          items={d.attachments}
+          onEdit={applyEdit}
+          onOpen={(a) => void openAttachment(a)}
+        />
+        <TimerControls taskId={task.taskId} timers={d.timers} onEdit={edit} />
+        <Comments taskId={task.taskId} />
+      </div>
+      <ConfirmDialog
+        open={confirmDelete}
+        title="Delete this task?"
+        message={`“${task.taskTitle}” and its subtasks, checklist and files will be deleted.`}
+        confirmLabel="Delete task"
+        onCancel={() => setConfirmDelete(false)}
+        onConfirm={() => {
+          setConfirmDelete(false);
+          edit({ kind: 'task.delete', taskId: task.taskId });
+          close();
+        }}
+      />
+    </aside>
+  );
+}
+
+function Subtasks({
+  parentId,
+  subtasks,
+}: {
+  parentId: number;
+  subtasks: readonly import('../../shared/bridge').TaskRow[];
+}) {
+  const [draft, setDraft] = useState('');
+  return (
+    <section className="section" aria-labelledby="subtasks-h">
+      <div className="section-head">
+        <h3 id="subtasks-h">Subtasks</h3>
+        {subtasks.length ? (
+          <span className="muted">
+            {subtasks.filter((s) => isDone(s.status)).length}/{subtasks.length}
+          </span>
+        ) : null}
+      </div>
+      <ul className="subtasks">
+        {subtasks.map((s) => (
+          <li key={s.taskId} className="row subtask" data-task-id={s.taskId}>
+            <input
+              type="checkbox"
+              className="check"
+              checked={isDone(s.status)}
+              aria-label={isDone(s.status) ? `Reopen ${s.taskTitle}` : `Complete ${s.taskTitle}`}
+              onChange={() =>
+                edit({
+                  kind: 'task.update',
+                  taskId: s.taskId,
+                  patch: isDone(s.status)
+                    ? { status: 'To Do', completion: 0 }
+                    : { status: 'Done', completion: 100 },
+                })
+              }
+            />
+            <button
+              type="button"
+              className="link grow ellipsis"
+              onClick={() => useApp.getState().openTask(s.taskId)}
+            >
+              {s.taskTitle}
+            </button>
+            <SyncMark sync={s.sync} />
+          </li>
+        ))}
+      </ul>
+      <form
+        className="row add-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!draft.trim()) return;
+          edit({
+            kind: 'task.create',
+            parentTaskId: parentId,
+            fields: { taskTitle: draft.trim() },
+          });
+          setDraft('');
+        }}
+      >
+        <input
+          className="input grow"
+          aria-label="New subtask"
+          placeholder="Add a subtask…"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+        />
+        <IconButton
+          label="Add subtask"
+          icon={<IconPlus />}
+          type="submit"
+          disabled={!draft.trim()}
+        />
+      </form>
+    </section>
+  );
+}
+
+function Comments({ taskId }: { taskId: number }) {
+  const q = useQuery('comments.list', { taskId });
+  return (
+    <section className="section" aria-labelledby="comments-h">
+      <div className="section-head">
+        <h3 id="comments-h">Comments</h3>
+        {q.data?.source === 'cache' ? (
+          <span className="muted" title={q.data.offlineReason}>
+            offline copy · {ago(q.data.fetchedAt)}
+          </span>
+        ) : null}
+      </div>
+      {q.loading && !q.data ? (
+        <div className="stack" role="status" aria-busy="true" aria-label="Loading comments">
+          <div className="skeleton" style={{ width: '80%' }} />
+          <div className="skeleton" style={{ width: '60%' }} />
+        </div>
+      ) : q.error && !q.data ? (
+        <p className="muted">
+          Comments are not available offline for this task yet. They load when you are back online.
+        </p>
+      ) : q.data?.items.length ? (
+        <ul className="comments">
+          {q.data.items.map((c) => (
+            <li key={c.commentId} className="comment">
+              <div className="row">
+                <strong>{c.createdBy ? userName(c.createdBy) : 'Someone'}</strong>
+                <span className="muted">{ago(Date.parse(c.createdTime))}</span>
+              </div>
+              <p>{c.content}</p>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">No comments yet.</p>
+      )}
+    </section>
+  );
+}
