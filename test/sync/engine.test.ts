@@ -190,4 +190,43 @@ describe('engine', () => {
       durationSeconds: 17 * 60,
     });
   });
+
+  it('uploads files with progress, restarts a cut upload cleanly, and never doubles it', async () => {
+    const { engine, server, client, events } = await setUp();
+    const t = engine.edit({ kind: 'task.create', fields: { taskTitle: 'with files' } });
+    await settle(engine);
+    const big = Buffer.alloc(300_000, 7).toString('base64');
+    await admin(server, 'faults', {
+      rules: [{ kind: 'reset', method: 'POST', pathPrefix: '/v1/tasks/', count: 1 }],
+    });
+    const up = engine.edit({
+      kind: 'attachment.upload',
+      taskId: t.id,
+      files: [
+        { name: 'a.txt', dataBase64: Buffer.from('first').toString('base64') },
+        { name: 'b.png', dataBase64: big },
+        { name: 'c.md', dataBase64: Buffer.from('# third').toString('base64') },
+      ],
+    });
+    expect(up.ids).toHaveLength(3);
+    const local = engine.replica.db
+      .prepare('SELECT file_name FROM attachments WHERE attachment_id < 0 ORDER BY file_name')
+      .all() as { file_name: string }[];
+    expect(local.map((a) => a.file_name)).toEqual(['a.txt', 'b.png', 'c.md']);
+    await engine.syncNow();
+    await new Promise((r) => setTimeout(r, 1_100));
+    await settle(engine);
+    const task = (await client.ops.getAll({ query: { title: 'with files' } })).content[0];
+    const files = await client.ops.getTaskAttachments({ path: { taskId: task?.taskId ?? 0 } });
+    expect(files.map((f) => f.fileName).sort()).toEqual(['a.txt', 'b.png', 'c.md']);
+    const progress = events.filter((e) => e.type === 'upload-progress');
+    expect(progress.length).toBeGreaterThan(0);
+    const last = progress.at(-1);
+    expect(last?.type === 'upload-progress' && last.completedBytes === last.totalSize).toBe(true);
+    const rows = engine.replica.db
+      .prepare('SELECT attachment_id FROM attachments WHERE task_id = ?')
+      .all(task?.taskId ?? 0) as { attachment_id: number }[];
+    expect(rows).toHaveLength(3);
+    expect(rows.every((r) => r.attachment_id > 0)).toBe(true);
+  });
 });
