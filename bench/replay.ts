@@ -170,12 +170,15 @@ try {
   const coalesced = rows.length;
   const before = rows.reduce((m, r) => Math.max(m, r.mutationId), 0);
 
-  // The replay alone: a sync pushes before it pulls, so the outbox is empty before the pull.
+  // The replay alone: a sync pulls first (pending edits are rebased on the newest rows), then
+  // pushes; the replay is timed from the push's start until nothing is pending.
   let drained = 0;
+  let t0 = 0;
   const off = engine.on((e) => {
-    if (e.type === 'status' && e.status.pending === 0 && drained === 0) drained = performance.now();
+    if (e.type !== 'status') return;
+    if (e.status.activity === 'pushing' && t0 === 0) t0 = performance.now();
+    if (e.status.pending === 0 && t0 !== 0 && drained === 0) drained = performance.now();
   });
-  const t0 = performance.now();
   engine.resume();
   for (let i = 0; i < 50 && engine.status().pending > 0; i++) await engine.syncNow();
   await engine.syncNow();
