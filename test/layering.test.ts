@@ -41,6 +41,15 @@ const rules: Record<Layer, Rule> = {
 };
 
 /**
+ * Imports that break the table on purpose, one line of reason each. The demo default embeds
+ * the reference server in the host, behind this one seam (a spawned server/cli.ts would need tsx
+ * in a packaged app).
+ */
+const exceptions: readonly { file: string; specifier: string }[] = [
+  { file: 'main/host/demo-server.ts', specifier: '../../server/app' },
+];
+
+/**
  * Tests beside the code (`x.test.ts`, `x.db.test.ts`) are proof: they may use any package
  * (vitest, fast-check, better-sqlite3, node:*) but keep their folder's rule for our own code.
  */
@@ -82,6 +91,7 @@ const checkFiles = (files: readonly SourceFile[]): Violation[] => {
     if (!rule || !file.path.includes('/')) continue;
     const test = isTestFile(file.path);
     for (const spec of importsOf(file.text)) {
+      if (exceptions.some((e) => e.file === file.path && e.specifier === spec)) continue;
       const bad = (reason: string) => out.push({ file: file.path, specifier: spec, reason });
       if (spec.startsWith('.') || spec.startsWith('/')) {
         const folder = spec.startsWith('/') ? '..' : folderOf(file.path, spec);

@@ -3,8 +3,10 @@ import { entityId } from '../edits/commands';
 import { sessionState } from './session';
 import { pullProgress, syncStatus } from './sync';
 
-/** `task:12`, `checklist:-3`: an entity kind and its (server or local) id. */
-export const entityKey = z.string().regex(/^[a-z-]+:-?\d+$/, 'must look like task:12');
+/** `task:12`, `checklist:-3`: an entity kind and its (server or local) id; `task:*`: every task. */
+export const entityKey = z
+  .string()
+  .regex(/^[a-z-]+:(-?\d+|\*)$/, 'must look like task:12 or task:*');
 
 /** Event name → payload: what the host pushes to the UI without being asked. */
 export const bridgeEvents = {

@@ -1,0 +1,134 @@
+/**
+ * `npm start`: the desktop app when the Electron runtime is installed and built, otherwise
+ * browser mode (the same host and bridge over HTTP on 127.0.0.1, opened in any Chromium).
+ *
+ *   npm start -- [--browser] [--data DIR] [--server URL] [--port N] [--no-demo] [--no-build]
+ *
+ * Environment: WORKTRAY_DATA_DIR, WORKTRAY_SERVER (a real service instead of the embedded
+ * demo), WORKTRAY_PORT, WORKTRAY_BUILD_RENDERER=0 (serve what is built, build nothing).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startBrowserMode } from './web/browser-mode';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+/** The per-user data folder, as the OS names it. */
+const defaultDataDir = (): string => {
+  if (process.platform === 'win32')
+    return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Worktray');
+  if (process.platform === 'darwin')
+    return join(homedir(), 'Library', 'Application Support', 'Worktray');
+  return join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'worktray');
+};
+
+/** The Electron binary when its runtime was downloaded (npm may skip it: ELECTRON_SKIP_BINARY_DOWNLOAD). */
+const electronBinary = (): string | null => {
+  try {
+    const dir = dirname(require.resolve('electron/package.json'));
+    const bin = join(dir, 'dist', readFileSync(join(dir, 'path.txt'), 'utf8').trim());
+    return existsSync(bin) ? bin : null;
+  } catch {
+    return null;
+  }
+};
+
+/** The built Electron main script (package.json `main`), when the app was built. */
+const electronEntry = (): string | null => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main?: string };
+  const entry = pkg.main ? join(root, pkg.main) : null;
+  return entry && existsSync(entry) ? entry : null;
+};
+
+/** renderer/dist, built first with Vite when missing and its config exists. */
+const rendererDir = (build: boolean): string | null => {
+  const dist = join(root, 'renderer', 'dist');
+  const config = join(root, 'renderer', 'vite.config.ts');
+  if (!existsSync(join(dist, 'index.html')) && build && existsSync(config)) {
+    console.log('building the UI (vite build) ...');
+    const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
+    const r = spawnSync(
+      process.execPath,
+      [vite, 'build', '--config', config, '--logLevel', 'warn'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
+    if (r.status !== 0) console.error('the UI build failed: serving a page that says so');
+  }
+  return existsSync(join(dist, 'index.html')) ? dist : null;
+};
+
+const main = async () => {
+  const { values } = parseArgs({
+    options: {
+      browser: { type: 'boolean', default: false },
+      data: { type: 'string' },
+      server: { type: 'string' },
+      port: { type: 'string' },
+      'no-demo': { type: 'boolean', default: false },
+      'no-build': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const dataDir = resolve(values.data ?? process.env.WORKTRAY_DATA_DIR ?? defaultDataDir());
+  const serverUrl = values.server ?? (process.env.WORKTRAY_SERVER || null);
+  const port = Number(values.port ?? process.env.WORKTRAY_PORT ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port ${values.port} is not a port number`);
+
+  const electron = values.browser ? null : electronBinary();
+  if (electron) {
+    const entry = electronEntry();
+    if (entry) {
+      const child = spawn(electron, [root], {
+        stdio: 'inherit',
+        env: { ...process.env, WORKTRAY_DATA_DIR: dataDir },
+      });
+      child.on('exit', (code) => process.exit(code ?? 0));
+      return;
+    }
+    console.log('Electron runtime found, but the app is not built (npm run build:electron).');
+  }
+
+  const build = !values['no-build'] && process.env.WORKTRAY_BUILD_RENDERER !== '0';
+  const app = await startBrowserMode({
+    dataDir,
+    serverUrl,
+    demoDefault: !values['no-demo'],
+    staticDir: rendererDir(build),
+    port,
+  });
+  const why = values.browser
+    ? 'Browser mode requested'
+    : electron
+      ? 'Electron app not built'
+      : 'Electron runtime not installed';
+  console.log(`${why}: running in browser mode at ${app.web.url}`);
+  console.log(
+    `data: ${dataDir}${serverUrl ? `; service: ${serverUrl}` : '; demo server embedded'}`,
+  );
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+};
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

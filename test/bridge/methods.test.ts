@@ -1,0 +1,220 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BridgeMethod } from '../../shared/bridge';
+import { bridgeMethodNames } from '../../shared/bridge';
+import { admin } from '../sync/support';
+import { type BridgeFixture, startBridgeFixture } from './support';
+
+// Every read method of the bridge through the web binding, against the real engine and the
+// reference server's demo data (signed in through `session.startDemo`, bootstrapped).
+// edits-sync.test.ts covers edits, sync control and the session's changes.
+
+const called = new Set<BridgeMethod>();
+
+describe('bridge reads over HTTP (demo data, real engine)', () => {
+  let f: BridgeFixture;
+  const call: BridgeFixture['call'] = (method, input) => {
+    called.add(method);
+    return f.call(method, input);
+  };
+  let projectId = 0;
+
+  beforeAll(async () => {
+    f = await startBridgeFixture({ attachmentUrlTemplate: '/bridge/attachments/{id}' });
+    const state = await call('session.startDemo', {});
+    expect(state).toMatchObject({ signedIn: true, demo: true, currentOrgId: 1 });
+    await call('sync.now', {});
+  });
+  afterAll(() => f.close());
+
+  it('session.state and sync.status describe the signed-in demo after its first fill', async () => {
+    const state = await call('session.state', {});
+    expect(state.user?.email).toBe('demo@example.com');
+    expect(state.organizations.map((o) => o.orgId)).toEqual([1, 2]);
+    expect(state.bootstrapping).toBe(false);
+    const status = await call('sync.status', {});
+    expect(status).toMatchObject({ online: true, paused: false, pending: 0, bootstrap: null });
+    expect(status?.lastSyncAt).toBeTypeOf('number');
+  });
+
+  it('spaces.tree, projects.get, projects.board, customFields.forScope', async () => {
+    const { spaces } = await call('spaces.tree', {});
+    expect(spaces.length).toBeGreaterThan(0);
+    const withProjects = spaces.find((s) => s.projects.length > 0);
+    const project = withProjects?.projects[0];
+    expect(project?.sync).toBe('synced');
+    projectId = project?.projectId ?? 0;
+    expect(withProjects?.spaceMembers?.length).toBeGreaterThan(0);
+
+    const got = await call('projects.get', { projectId });
+    expect(got?.projectName).toBe(project?.projectName);
+    expect(await call('projects.get', { projectId: 987654 })).toBeNull();
+
+    const board = await call('projects.board', { projectId, perStatus: 3 });
+    expect(board.total).toBeGreaterThan(0);
+    expect(board.columns.reduce((n, c) => n + c.count, 0)).toBe(board.total);
+    for (const c of board.columns) expect(c.tasks.length).toBe(Math.min(3, c.count));
+
+    const scoped = await call('customFields.forScope', { projectId });
+    const all = await call('customFields.forScope', {});
+    expect(all.fields.length).toBeGreaterThanOrEqual(scoped.fields.length);
+    for (const field of scoped.fields) expect(field.fieldName).toBeTypeOf('string');
+  });
+
+  it('tasks.list: scopes, filters, multi-key sort and a window with the total', async () => {
+    const all = await call('tasks.list', { scope: { kind: 'project', projectId }, limit: 500 });
+    expect(all.total).toBe(all.items.length);
+    expect(all.items.every((t) => t.projectId === projectId && t.sync === 'synced')).toBe(true);
+
+    const status = all.items[0]?.status ?? '';
+    const filtered = await call('tasks.list', {
+      scope: { kind: 'project', projectId },
+      filter: { status: [status] },
+      sort: [{ property: 'taskTitle', direction: 'desc' }],
+    });
+    expect(filtered.total).toBe(all.items.filter((t) => t.status === status).length);
+    const titles = filtered.items.map((t) => t.taskTitle);
+    expect(titles).toEqual([...titles].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
+
+    const page = await call('tasks.list', {
+      scope: { kind: 'project', projectId },
+      sort: [{ property: 'taskId' }],
+      offset: 2,
+      limit: 3,
+    });
+    const byId = [...all.items].sort((a, b) => a.taskId - b.taskId);
+    expect(page.items.map((t) => t.taskId)).toEqual(byId.slice(2, 5).map((t) => t.taskId));
+    expect(page.total).toBe(all.total);
+
+    const mine = await call('tasks.list', { scope: { kind: 'my' }, limit: 500 });
+    expect(mine.total).toBeGreaterThan(0);
+    expect(mine.items.every((t) => t.owners?.some((o) => o.userId === 1))).toBe(true);
+    const personal = await call('tasks.list', { scope: { kind: 'personal' } });
+    expect(personal.items.every((t) => !t.projectId && !t.parentTaskId)).toBe(true);
+  });
+
+  it('tasks.detail with subtasks, checklist, attachments, timers and marks', async () => {
+    const mine = await call('tasks.list', { scope: { kind: 'my' }, limit: 500 });
+    const parent = mine.items.find((t) => (t.subtaskCount ?? 0) > 0) ?? mine.items[0];
+    const detail = await call('tasks.detail', { taskId: parent?.taskId ?? 0 });
+    expect(detail?.task.taskId).toBe(parent?.taskId);
+    expect(detail?.subtasks.length).toBe(parent?.subtaskCount ?? 0);
+    expect(detail?.failedEdits).toEqual([]);
+    const subs = await call('tasks.list', {
+      scope: { kind: 'subtasks', parentTaskId: parent?.taskId ?? 0 },
+    });
+    expect(subs.total).toBeGreaterThanOrEqual(detail?.subtasks.length ?? 0);
+    expect(await call('tasks.detail', { taskId: 99_999_999 })).toBeNull();
+  });
+
+  it('tasks.search, tasks.myTasks, tasks.statusCounts', async () => {
+    const { items } = await call('tasks.list', { scope: { kind: 'my' }, limit: 1 });
+    const word = (items[0]?.taskTitle ?? '').split(/\s+/).find((w) => w.length > 4) ?? '';
+    const { hits } = await call('tasks.search', { text: word, limit: 5 });
+    expect(hits.length).toBeGreaterThan(0);
+    expect(hits[0]?.segments.some((s) => s.hit)).toBe(true);
+    expect((await call('tasks.search', { text: '   ' })).hits).toEqual([]);
+
+    const my = await call('tasks.myTasks', { limit: 5 });
+    expect(my.overdue.length).toBe(Math.min(5, my.counts.overdue));
+    const counts = await call('tasks.statusCounts', { scope: { kind: 'project', projectId } });
+    const total = counts.counts.reduce((n, c) => n + c.count, 0);
+    const list = await call('tasks.list', { scope: { kind: 'project', projectId }, limit: 1 });
+    expect(total).toBe(list.total);
+    const mineCounts = await call('tasks.statusCounts', { scope: { kind: 'my' } });
+    const mineList = await call('tasks.list', { scope: { kind: 'my' }, limit: 1 });
+    expect(mineCounts.counts.reduce((n, c) => n + c.count, 0)).toBe(mineList.total);
+  });
+
+  it('users.list, notifications.list, notifications.unreadCount', async () => {
+    const { users } = await call('users.list', {});
+    expect(users.some((u) => u.email === 'demo@example.com')).toBe(true);
+    const unread = await call('notifications.unreadCount', {});
+    const list = await call('notifications.list', { unreadOnly: true, limit: 500 });
+    expect(list.total).toBe(unread.count);
+    expect(list.items.every((n) => !n.read)).toBe(true);
+    const page = await call('notifications.list', { offset: 1, limit: 2 });
+    expect(page.items.length).toBeLessThanOrEqual(2);
+  });
+
+  it('comments.list fetches from the server, then answers from the cache offline', async () => {
+    const row = f.server.deps.db
+      .prepare('SELECT task_id FROM comments WHERE org_id = 1 ORDER BY comment_id LIMIT 1')
+      .get() as { task_id: number } | undefined;
+    const taskId = row?.task_id ?? 0;
+    const first = await call('comments.list', { taskId });
+    expect(first.source).toBe('network');
+    expect(first.items.length).toBeGreaterThan(0);
+    await admin(f.server, 'faults', { spec: 'reset=1' });
+    try {
+      const offline = await call('comments.list', { taskId });
+      expect(offline.source).toBe('cache');
+      expect(offline.offlineReason).toBeTypeOf('string');
+      expect(offline.items).toEqual(first.items);
+    } finally {
+      await admin(f.server, 'faults', { spec: '' });
+    }
+  });
+
+  it('timesheet.range, timers.active, timers.recentTasks', async () => {
+    const now = Date.now();
+    const week = await call('timesheet.range', { from: now - 7 * 86_400_000, to: now });
+    expect(week.days.length).toBeGreaterThanOrEqual(7);
+    expect(week.days.reduce((n, d) => n + d.seconds, 0)).toBe(week.totalSeconds);
+    expect(week.projects.reduce((n, p) => n + p.seconds, 0)).toBe(week.totalSeconds);
+    const active = await call('timers.active', {});
+    if (active.active) expect(active.active.timer.state).not.toBe('STOPPED');
+    const recent = await call('timers.recentTasks', {});
+    expect(recent.tasks.length).toBeLessThanOrEqual(5);
+    const times = recent.tasks.map((t) => t.lastTimedAt);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+  });
+
+  it('attachments.open downloads once into the cache; the web binding serves its bytes', async () => {
+    const db = f.services.session.require().engine.replica.db;
+    const row = db
+      .prepare('SELECT attachment_id FROM attachments ORDER BY attachment_id LIMIT 1')
+      .get() as { attachment_id: number } | undefined;
+    const attachmentId = row?.attachment_id ?? 0;
+    const opened = await call('attachments.open', { attachmentId });
+    expect(opened.source).toBe('network');
+    expect(existsSync(opened.path)).toBe(true);
+    expect(opened.url).toBe(`/bridge/attachments/${attachmentId}`);
+    expect((await call('attachments.open', { attachmentId })).source).toBe('cache');
+    const res = await fetch(
+      `${f.web.origin}/bridge/attachments/${attachmentId}?secret=${f.web.secret}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toMatch(/^sandbox/);
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(readFileSync(opened.path));
+    expect(await f.fail('attachments.open', { attachmentId: 999_999 })).toMatchObject({
+      code: 'not-found',
+    });
+  });
+
+  it('settings.get and settings.set validate and persist', async () => {
+    expect((await call('settings.get', {})).theme).toBe('system');
+    const set = await call('settings.set', { theme: 'dark', idleMinutes: 10 });
+    expect(set).toMatchObject({ theme: 'dark', idleMinutes: 10 });
+    const bad = await f.fail('settings.set', { theme: 'purple', idleMinutes: 0 });
+    expect(bad.code).toBe('invalid-input');
+    expect(bad.fieldErrors?.map((e) => e.field).sort()).toEqual(['idleMinutes', 'theme']);
+    expect(await call('settings.get', {})).toMatchObject({ theme: 'dark', idleMinutes: 10 });
+  });
+
+  it('every read method of the contract was called above', () => {
+    const writes = new Set<string>([
+      'session.signIn',
+      'session.switchOrg',
+      'session.signOut',
+      'sync.pause',
+      'sync.resume',
+      'sync.retry',
+      'sync.discard',
+      'sync.resolveConflict',
+      'sync.cancelBootstrap',
+      'edits.apply',
+    ]);
+    expect(bridgeMethodNames.filter((m) => !writes.has(m) && !called.has(m))).toEqual([]);
+  });
+});
