@@ -84,6 +84,8 @@ for (const e of plan.slice(0, start)) {
   if (e.op === 'toggle')
     done.set(`${e.title}/${e.name}`, !(done.get(`${e.title}/${e.name}`) ?? false));
 }
+// The parent times its kill from here: work starts now.
+console.log(`START ${JSON.stringify({ progress: start, pending: engine.status().pending })}`);
 engine.start();
 for (let k = start; k < plan.length; k++) {
   const e = plan[k] as PlanEdit;

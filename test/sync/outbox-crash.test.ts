@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/app';
 import { Replica } from '../../sync/db/replica';
-import { expectedState, makePlan } from './crash-plan';
+import { expectedState, makePlan, PLAN_SIZE } from './crash-plan';
 import { tempDir } from './support';
 
 let server: RunningServer | undefined;
@@ -41,13 +41,16 @@ const runChild = (dataDir: string, prefix: string, killAfterMs: number | null) =
       },
     );
     let out = '';
+    let timer: ReturnType<typeof setTimeout> | null = null;
     p.stdout.on('data', (d) => {
       out += String(d);
+      // The kill is timed from the moment the worker starts working, not from its spawn.
+      if (killAfterMs !== null && timer === null && out.includes('START '))
+        timer = setTimeout(() => p.kill('SIGKILL'), killAfterMs);
     });
     p.stderr.on('data', (d) => {
       out += String(d);
     });
-    const timer = killAfterMs === null ? null : setTimeout(() => p.kill('SIGKILL'), killAfterMs);
     p.on('exit', (code, signal) => {
       if (timer) clearTimeout(timer);
       resolve({ out, killed: signal === 'SIGKILL', code });
@@ -81,7 +84,8 @@ describe('outbox crash safety', () => {
   it('loses and duplicates nothing across 20 SIGKILLs while replaying 500 edits', async () => {
     const dataDir = tempDir('crash-');
     const prefix = 'crash-';
-    let kills = 0;
+    /** Kills that hit a worker with edits still to make or to send. */
+    let killsMidWork = 0;
     // Random moments, seeded so a failure can be replayed.
     let seed = 20261122;
     const random = () => {
@@ -89,13 +93,15 @@ describe('outbox crash safety', () => {
       return seed / 2 ** 31;
     };
     for (let i = 0; i < 20; i++) {
-      const r = await runChild(dataDir, prefix, 700 + Math.floor(random() * 1800));
-      if (r.killed) kills++;
-      else if (!r.out.includes('DONE')) throw new Error(`worker failed:\n${r.out}`);
+      const r = await runChild(dataDir, prefix, 50 + Math.floor(random() * 1500));
+      const started = /START (\{.*\})/.exec(r.out)?.[1];
+      const at = started ? (JSON.parse(started) as { progress: number; pending: number }) : null;
+      if (r.killed && at && (at.progress < PLAN_SIZE || at.pending > 0)) killsMidWork++;
+      if (!r.killed && !r.out.includes('DONE')) throw new Error(`worker failed:\n${r.out}`);
     }
     const last = await runChild(dataDir, prefix, null);
     expect(last.out).toContain('DONE');
-    expect(kills).toBeGreaterThanOrEqual(15);
+    expect(killsMidWork).toBeGreaterThanOrEqual(5);
     const want = expectedState(makePlan(prefix));
     expect(serverTasks(prefix)).toEqual(want);
     // The replica agrees with the server.
