@@ -1,10 +1,12 @@
 import * as m0001 from './0001-replica';
+import { serverDataTables as serverDataTables0001 } from './0001-replica';
 import * as m0002 from './0002-read-indexes';
 import * as m0003 from './0003-space-member-extra';
 import * as m0004 from './0004-deferred-search-index';
 import * as m0005 from './0005-owner-due';
 import * as m0006 from './0006-drop-unused-indexes';
 import * as m0007 from './0007-outbox';
+import * as m0008 from './0008-tasks-stage';
 
 /**
  * Numbered, append-only: never edit a migration that has shipped; add the next one. The
@@ -19,6 +21,8 @@ export const migrations: readonly { name: string; up: string }[] = [
   { name: '0005-owner-due', up: m0005.up },
   { name: '0006-drop-unused-indexes', up: m0006.up },
   { name: '0007-outbox', up: m0007.up },
+  { name: '0008-tasks-stage', up: m0008.up },
 ];
 
-export { serverDataTables } from './0001-replica';
+/** The tables that hold server data: a re-bootstrap empties exactly these (and the FTS index). */
+export const serverDataTables = [...serverDataTables0001, 'tasks_stage'] as const;

@@ -73,7 +73,7 @@ export const isTaskComplete = (t: Pick<Task, 'status' | 'completedTime'>): boole
  * What a page shares across its tasks (user references, custom field definitions) is
  * written once per page, not once per task.
  */
-interface PageShared {
+export interface PageShared {
   users: Map<number, UserRef>;
   fields: Map<number, CustomField>;
 }
@@ -84,7 +84,7 @@ const collect = (shared: PageShared, refs: (UserRef | null | undefined)[]) => {
   for (const r of refs) if (r && !shared.users.has(r.userId)) shared.users.set(r.userId, r);
 };
 
-const flushPageShared = (db: Sqlite, shared: PageShared): void => {
+export const flushPageShared = (db: Sqlite, shared: PageShared): void => {
   upsertUsers(db, shared.users.values());
   upsertFieldDefinitions(
     db,
@@ -101,10 +101,18 @@ const columnsOf = (n: number) => Array.from({ length: n }, (_, i) => `value ->> 
 const fromRows = (n: number) => `SELECT ${columnsOf(n)} FROM json_each(?)`;
 const IN_IDS = '(SELECT value FROM json_each(?))';
 
-const upsertTasksSql = `INSERT INTO tasks (task_id, space_id, project_id, parent_task_id, title, description, status,
+const TASK_COLUMN_COUNT = 22;
+
+/**
+ * The upsert of task rows read by `source`, a SELECT of the 22 columns in this order with a
+ * WHERE clause (without one, SQLite would read ON CONFLICT as a join constraint).
+ */
+export const upsertTasksSql = (
+  source: string,
+) => `INSERT INTO tasks (task_id, space_id, project_id, parent_task_id, title, description, status,
     priority, start_date, due_date, completion, completed, completed_time, created_by, modified_by, created_time,
     modified_time, subtask_count, checklist_count, checklist_completed_count, attachment_count, extra)
-  ${fromRows(22)} WHERE true
+  ${source}
   ON CONFLICT(task_id) DO UPDATE SET space_id = excluded.space_id, project_id = excluded.project_id,
     parent_task_id = excluded.parent_task_id, title = excluded.title, description = excluded.description,
     status = excluded.status, priority = excluded.priority, start_date = excluded.start_date,
@@ -116,6 +124,129 @@ const upsertTasksSql = `INSERT INTO tasks (task_id, space_id, project_id, parent
     extra = excluded.extra`;
 
 /**
+ * The rows of each table that a task fills, each table's row as an array of its columns
+ * (the order of the inserts below, see `childInserts`). `null`: the item does not carry that
+ * part, so what the replica has of it stays (a plain TaskDto has no checklist or files; a
+ * task without customFields keeps its values).
+ */
+export interface TaskRows {
+  task: unknown[];
+  tags: unknown[][];
+  owners: unknown[][];
+  values: unknown[][] | null;
+  checklist: unknown[][] | null;
+  files: unknown[][] | null;
+}
+
+/** The parts of `TaskRows` that are child tables, and how each is inserted from rows. */
+export const childInserts = [
+  { part: 'tags', sql: 'INSERT OR IGNORE INTO task_tags (task_id, name)', columns: 2 },
+  {
+    part: 'owners',
+    sql: 'INSERT OR IGNORE INTO task_owners (task_id, user_id, due_date, completed)',
+    columns: 4,
+  },
+  {
+    part: 'values',
+    sql: 'INSERT OR REPLACE INTO custom_field_values (task_id, field_id, value, text, num)',
+    columns: 5,
+  },
+  {
+    part: 'checklist',
+    sql: 'INSERT OR REPLACE INTO checklist_items (checklist_id, task_id, name, completed, assignee_id, position, created_time, modified_time, extra)',
+    columns: 9,
+  },
+  {
+    part: 'files',
+    sql: 'INSERT OR REPLACE INTO attachments (attachment_id, task_id, project_id, file_name, extension, content_type, size, download_url, created_by, created_time, extra)',
+    columns: 11,
+  },
+] as const satisfies readonly { part: keyof TaskRows; sql: string; columns: number }[];
+
+/** Every table's rows of one task, and what it shares with its page into `shared`. */
+export const taskRows = (t: Task | BulkTask, shared: PageShared): TaskRows => {
+  const id = t.taskId;
+  const due = toMs(t.dueDate);
+  const done = bit(isTaskComplete(t));
+  const task = [
+    id,
+    t.spaceId ?? null,
+    t.projectId ?? null,
+    t.parentTaskId ?? null,
+    t.taskTitle,
+    t.description ?? null,
+    t.status ?? null,
+    t.priority ?? null,
+    toMs(t.startDate),
+    due,
+    t.completion ?? null,
+    done,
+    toMs(t.completedTime),
+    t.createdBy?.userId ?? null,
+    t.modifiedBy?.userId ?? null,
+    toMs(t.createdTime),
+    toMs(t.modifiedTime),
+    t.subtaskCount ?? 0,
+    t.checklistCount ?? 0,
+    t.checklistCompletedCount ?? 0,
+    t.attachmentCount ?? 0,
+    extraOf(t, taskKeys),
+  ];
+  const tags = (t.tags ?? []).map((name) => [id, name]);
+  const owners = (t.owners ?? []).map((o) => [id, o.userId, due, done]);
+  collect(shared, [t.createdBy, t.modifiedBy, ...(t.owners ?? [])]);
+  let values: unknown[][] | null = null;
+  if (t.customFields) {
+    values = [];
+    for (const f of t.customFields) {
+      // A page may carry a definition whole once and slim elsewhere: keep the fullest copy.
+      const known = shared.fields.get(f.taskCustomFieldId);
+      if (!known || Object.keys(f).length > Object.keys(known).length)
+        shared.fields.set(f.taskCustomFieldId, f);
+      for (const v of f.fieldValue ?? []) {
+        if (v.taskId !== id || v.value === null || v.value === undefined) continue;
+        const cols = customValueColumns(f.fieldType, v.value, f.customFieldOption ?? []);
+        values.push([id, f.taskCustomFieldId, JSON.stringify(v.value), cols.text, cols.num]);
+      }
+    }
+  }
+  // A bulk item embeds its checklist and files; a plain TaskDto does not.
+  const { checklists, attachments } = t as BulkTask;
+  const checklist = checklists
+    ? checklists.map((c) => [
+        c.checklistId,
+        id,
+        c.name,
+        bit(c.completed),
+        c.assigneeId ?? null,
+        c.position,
+        toMs(c.createdTime),
+        toMs(c.modifiedTime),
+        extraOf(c, checklistKeys),
+      ])
+    : null;
+  let files: unknown[][] | null = null;
+  if (attachments) {
+    files = attachments.map((a) => attachmentRow(a, id, null));
+    collect(
+      shared,
+      attachments.map((a) => a.createdBy),
+    );
+  }
+  return { task, tags, owners, values, checklist, files };
+};
+
+/** Every task's rows, in task id order, and what the page shares. */
+export const pageRows = (
+  items: readonly (Task | BulkTask)[],
+): { rows: TaskRows[]; shared: PageShared } => {
+  const shared = newPageShared();
+  // In id order: neighbouring rows land in the same b-tree pages (the export's order is by time).
+  const sorted = [...items].sort((a, b) => a.taskId - b.taskId);
+  return { rows: sorted.map((t) => taskRows(t, shared)), shared };
+};
+
+/**
  * Upserts tasks and replaces what each embeds (tags, owners, values, checklist, files). Every
  * table gets one statement for the whole batch, its rows passed as one JSON array that SQLite
  * unpacks with json_each: a page of a thousand tasks costs a dozen statements, not ten
@@ -124,125 +255,31 @@ const upsertTasksSql = `INSERT INTO tasks (task_id, space_id, project_id, parent
  */
 export const writeTasks = (db: Sqlite, items: readonly (Task | BulkTask)[]): void => {
   if (items.length === 0) return;
-  const shared = newPageShared();
-  const ids: number[] = [];
-  const withFields: number[] = [];
-  const withChecklists: number[] = [];
-  const withAttachments: number[] = [];
-  const tasks: unknown[][] = [];
-  const tags: unknown[][] = [];
-  const owners: unknown[][] = [];
-  const values: unknown[][] = [];
-  const checklist: unknown[][] = [];
-  const files: unknown[][] = [];
-  // In id order: neighbouring rows land in the same b-tree pages (the export's order is by time).
-  const sorted = [...items].sort((a, b) => a.taskId - b.taskId);
-  for (const t of sorted) {
-    const id = t.taskId;
-    const due = toMs(t.dueDate);
-    const done = bit(isTaskComplete(t));
-    ids.push(id);
-    tasks.push([
-      id,
-      t.spaceId ?? null,
-      t.projectId ?? null,
-      t.parentTaskId ?? null,
-      t.taskTitle,
-      t.description ?? null,
-      t.status ?? null,
-      t.priority ?? null,
-      toMs(t.startDate),
-      due,
-      t.completion ?? null,
-      done,
-      toMs(t.completedTime),
-      t.createdBy?.userId ?? null,
-      t.modifiedBy?.userId ?? null,
-      toMs(t.createdTime),
-      toMs(t.modifiedTime),
-      t.subtaskCount ?? 0,
-      t.checklistCount ?? 0,
-      t.checklistCompletedCount ?? 0,
-      t.attachmentCount ?? 0,
-      extraOf(t, taskKeys),
-    ]);
-    for (const name of t.tags ?? []) tags.push([id, name]);
-    for (const o of t.owners ?? []) owners.push([id, o.userId, due, done]);
-    collect(shared, [t.createdBy, t.modifiedBy, ...(t.owners ?? [])]);
-    if (t.customFields) {
-      withFields.push(id);
-      for (const f of t.customFields) {
-        // A page may carry a definition whole once and slim elsewhere: keep the fullest copy.
-        const known = shared.fields.get(f.taskCustomFieldId);
-        if (!known || Object.keys(f).length > Object.keys(known).length)
-          shared.fields.set(f.taskCustomFieldId, f);
-        for (const v of f.fieldValue ?? []) {
-          if (v.taskId !== id || v.value === null || v.value === undefined) continue;
-          const cols = customValueColumns(f.fieldType, v.value, f.customFieldOption ?? []);
-          values.push([id, f.taskCustomFieldId, JSON.stringify(v.value), cols.text, cols.num]);
-        }
-      }
-    }
-    // A bulk item embeds its checklist and files; a plain TaskDto does not.
-    const { checklists, attachments } = t as BulkTask;
-    if (checklists) {
-      withChecklists.push(id);
-      for (const c of checklists)
-        checklist.push([
-          c.checklistId,
-          id,
-          c.name,
-          bit(c.completed),
-          c.assigneeId ?? null,
-          c.position,
-          toMs(c.createdTime),
-          toMs(c.modifiedTime),
-          extraOf(c, checklistKeys),
-        ]);
-    }
-    if (attachments) {
-      withAttachments.push(id);
-      for (const a of attachments) {
-        files.push(attachmentRow(a, id, null));
-        collect(shared, [a.createdBy]);
-      }
-    }
-  }
-  const idsOf = (list: number[]) => JSON.stringify(list);
-  stmt(db, `DELETE FROM task_tags WHERE task_id IN ${IN_IDS}`).run(idsOf(ids));
-  stmt(db, `DELETE FROM task_owners WHERE task_id IN ${IN_IDS}`).run(idsOf(ids));
-  if (withFields.length)
-    stmt(db, `DELETE FROM custom_field_values WHERE task_id IN ${IN_IDS}`).run(idsOf(withFields));
-  if (withChecklists.length)
-    stmt(db, `DELETE FROM checklist_items WHERE task_id IN ${IN_IDS}`).run(idsOf(withChecklists));
-  if (withAttachments.length)
-    stmt(db, `DELETE FROM attachments WHERE task_id IN ${IN_IDS}`).run(idsOf(withAttachments));
-  jsonRows(db, upsertTasksSql, tasks);
-  jsonRows(db, `INSERT OR IGNORE INTO task_tags (task_id, name) ${fromRows(2)}`, tags);
+  const { rows, shared } = pageRows(items);
+  const idsWith = (part: keyof TaskRows) =>
+    JSON.stringify(rows.filter((r) => r[part] !== null).map((r) => r.task[0]));
+  const ids = idsWith('task');
+  stmt(db, `DELETE FROM task_tags WHERE task_id IN ${IN_IDS}`).run(ids);
+  stmt(db, `DELETE FROM task_owners WHERE task_id IN ${IN_IDS}`).run(ids);
+  stmt(db, `DELETE FROM custom_field_values WHERE task_id IN ${IN_IDS}`).run(idsWith('values'));
+  stmt(db, `DELETE FROM checklist_items WHERE task_id IN ${IN_IDS}`).run(idsWith('checklist'));
+  stmt(db, `DELETE FROM attachments WHERE task_id IN ${IN_IDS}`).run(idsWith('files'));
   jsonRows(
     db,
-    `INSERT OR IGNORE INTO task_owners (task_id, user_id, due_date, completed) ${fromRows(4)}`,
-    owners,
+    upsertTasksSql(`${fromRows(TASK_COLUMN_COUNT)} WHERE true`),
+    rows.map((r) => r.task),
   );
-  jsonRows(
-    db,
-    `INSERT OR REPLACE INTO custom_field_values (task_id, field_id, value, text, num) ${fromRows(5)}`,
-    values,
-  );
-  jsonRows(
-    db,
-    `INSERT OR REPLACE INTO checklist_items (checklist_id, task_id, name, completed, assignee_id, position, created_time, modified_time, extra) ${fromRows(9)}`,
-    checklist,
-  );
-  jsonRows(db, `INSERT OR REPLACE INTO attachments (${attachmentColumns}) ${fromRows(11)}`, files);
+  for (const c of childInserts)
+    jsonRows(
+      db,
+      `${c.sql} ${fromRows(c.columns)}`,
+      rows.flatMap((r) => r[c.part] ?? []),
+    );
   flushPageShared(db, shared);
 };
 
 /** One task: the same path as a page of one. */
 export const writeTask = (db: Sqlite, t: Task | BulkTask): void => writeTasks(db, [t]);
-
-const attachmentColumns =
-  'attachment_id, task_id, project_id, file_name, extension, content_type, size, download_url, created_by, created_time, extra';
 
 const attachmentRow = (
   a: Attachment,
@@ -267,10 +304,9 @@ export const writeAttachment = (
   on: { taskId: number | null; projectId: number | null },
   a: Attachment,
 ): void => {
-  stmt(
-    db,
-    `INSERT OR REPLACE INTO attachments (${attachmentColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(...attachmentRow(a, on.taskId, on.projectId));
+  stmt(db, `${childInserts[4].sql} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+    ...attachmentRow(a, on.taskId, on.projectId),
+  );
   if (a.createdBy) upsertUsers(db, [a.createdBy]);
 };
 

@@ -1,0 +1,178 @@
+/**
+ * The first fill of the task tables, in two steps (migration 0008):
+ * 1. each page of the export is appended to `tasks_stage`, one row per task (its rows for
+ *    every table, as JSON), in the same transaction as the cursor after it;
+ * 2. when the export has ended, the staged tasks move into the task tables in task id order,
+ *    a bounded chunk per transaction, with the highest id moved recorded in the same
+ *    transaction; then the stage is emptied, in chunks too. A kill at any point resumes.
+ * The export comes in modification order, unrelated to ids: written directly, each task
+ * dirtied a different page of every table and index it touches, and each commit wrote them
+ * all to the WAL. Staged, pages are only appended, and the move appends in key order.
+ * Only a fill that starts on a replica without server tasks is staged (`beginFirstFill`):
+ * until the move ends, lists show none of the fill's tasks rather than a random part of them.
+ */
+import type { BulkTask } from '../../../shared/api';
+import { stmt } from '../kysely';
+import type { Sqlite } from '../open';
+import {
+  childInserts,
+  deleteTasks,
+  flushPageShared,
+  pageRows,
+  type TaskRows,
+  upsertTasksSql,
+} from './tasks-write';
+
+const firstFillKey = 'tasks_first_fill';
+/** The highest task id moved out of the stage so far. */
+const mergedKey = 'tasks_first_fill_merged';
+
+/**
+ * Starts a staged first fill when the replica holds no server task yet (local ones, not yet
+ * pushed, have negative ids); true while one is under way, including one resumed.
+ */
+export const beginFirstFill = (db: Sqlite): boolean => {
+  if (firstFillActive(db)) return true;
+  if (stmt(db, 'SELECT 1 FROM tasks WHERE task_id > 0 LIMIT 1').get()) return false;
+  stmt(db, 'INSERT OR REPLACE INTO replica_info (key, value) VALUES (?, ?)').run(firstFillKey, '1');
+  return true;
+};
+
+export const firstFillActive = (db: Sqlite): boolean =>
+  stmt(db, 'SELECT 1 FROM replica_info WHERE key = ?').get(firstFillKey) !== undefined;
+
+/** A staged task: its rows for every table, in `TaskRows` order. */
+export type StagedTask = [
+  TaskRows['task'],
+  TaskRows['tags'],
+  TaskRows['owners'],
+  TaskRows['values'],
+  TaskRows['checklist'],
+  TaskRows['files'],
+];
+
+const partIndex = { tags: 1, owners: 2, values: 3, checklist: 4, files: 5 } as const;
+
+export const stagedTasksJson = (rows: readonly TaskRows[]): string =>
+  JSON.stringify(
+    rows.map((r): StagedTask => [r.task, r.tags, r.owners, r.values, r.checklist, r.files]),
+  );
+
+/** Appends staged tasks given as the JSON of a `StagedTask[]`. */
+export const stageTasksJson = (db: Sqlite, json: string): void => {
+  stmt(
+    db,
+    `INSERT INTO tasks_stage (task_id, data) SELECT value ->> '$[0][0]', jsonb(value) FROM json_each(?)`,
+  ).run(json);
+};
+
+/** Appends tombstones: the last staged copy of a task wins, and a tombstone deletes it. */
+export const stageTombstones = (db: Sqlite, taskIds: readonly number[]): void => {
+  if (taskIds.length === 0) return;
+  stmt(db, 'INSERT INTO tasks_stage (task_id, data) SELECT value, NULL FROM json_each(?)').run(
+    JSON.stringify(taskIds),
+  );
+};
+
+/** One page of the export during a first fill, appended to the stage. */
+export const stageTaskItems = (
+  db: Sqlite,
+  items: readonly BulkTask[],
+): { upserted: number; deleted: number } => {
+  const live = items.filter((t) => !t.deleted);
+  const dead = items.filter((t) => t.deleted).map((t) => t.taskId);
+  const { rows, shared } = pageRows(live);
+  if (rows.length > 0) stageTasksJson(db, stagedTasksJson(rows));
+  flushPageShared(db, shared);
+  stageTombstones(db, dead);
+  return { upserted: live.length, deleted: dead.length };
+};
+
+/**
+ * The staged rows to move, by task id (the last copy of each), ids at or below the highest
+ * already moved left out; read `limit` rows per call from `afterSeq` on, so that no call
+ * blocks for long. `next` is null when the stage has been read to its end.
+ */
+export const readStageOrder = (
+  db: Sqlite,
+  order: Map<number, number>,
+  afterSeq: number,
+  limit: number,
+): { next: number | null } => {
+  const rows = stmt(
+    db,
+    'SELECT seq, task_id FROM tasks_stage WHERE seq > ? ORDER BY seq LIMIT ?',
+  ).all(afterSeq, limit) as { seq: number; task_id: number }[];
+  const merged = mergedUpTo(db);
+  for (const r of rows) if (r.task_id > merged) order.set(r.task_id, r.seq);
+  return { next: rows.length < limit ? null : (rows.at(-1)?.seq ?? null) };
+};
+
+const mergedUpTo = (db: Sqlite): number => {
+  const row = stmt(db, 'SELECT CAST(value AS INTEGER) AS n FROM replica_info WHERE key = ?').get(
+    mergedKey,
+  ) as { n: number } | undefined;
+  return row?.n ?? Number.MIN_SAFE_INTEGER;
+};
+
+const stagedColumns = Array.from({ length: 22 }, (_, i) => `data ->> '$[0][${i}]'`).join(', ');
+const IN_SEQS = 'seq IN (SELECT value FROM json_each(?))';
+
+/**
+ * Moves staged rows (by seq, given in task id order, every id above those moved before) into
+ * the task tables; the tombstoned ids among them are deleted. Call in a transaction.
+ */
+export const mergeStagedTasks = (
+  db: Sqlite,
+  chunk: readonly { taskId: number; seq: number }[],
+): number[] => {
+  const last = chunk.at(-1);
+  if (last === undefined) return [];
+  // A task already in the tables got there during the fill from a fresher source (an edit's
+  // answer from the server): the staged copy, read earlier, must not overwrite it.
+  const present = new Set(
+    stmt(db, `SELECT task_id FROM tasks WHERE task_id IN (SELECT value FROM json_each(?))`)
+      .pluck()
+      .all(JSON.stringify(chunk.map((c) => c.taskId))) as number[],
+  );
+  const seqs = JSON.stringify(chunk.flatMap((c) => (present.has(c.taskId) ? [] : [c.seq])));
+  stmt(
+    db,
+    upsertTasksSql(
+      `SELECT ${stagedColumns} FROM tasks_stage WHERE ${IN_SEQS} AND data IS NOT NULL ORDER BY task_id`,
+    ),
+  ).run(seqs);
+  // A part the item did not carry is JSON null, which json_each reads as one null row.
+  for (const c of childInserts) {
+    const columns = Array.from({ length: c.columns }, (_, i) => `j.value ->> ${i}`).join(', ');
+    stmt(
+      db,
+      `${c.sql} SELECT ${columns} FROM tasks_stage s, jsonb_each(s.data, '$[${partIndex[c.part]}]') j
+       WHERE s.${IN_SEQS} AND j.type = 'array' ORDER BY s.task_id`,
+    ).run(seqs);
+  }
+  stmt(db, 'INSERT OR REPLACE INTO replica_info (key, value) VALUES (?, ?)').run(
+    mergedKey,
+    String(last.taskId),
+  );
+  const dead = stmt(db, `SELECT task_id FROM tasks_stage WHERE ${IN_SEQS} AND data IS NULL`)
+    .pluck()
+    .all(seqs) as number[];
+  // What was moved before and hangs under a tombstoned task goes with it.
+  deleteTasks(db, dead);
+  return dead;
+};
+
+/**
+ * Empties the stage once everything has moved, `limit` rows per call (in seq order, the
+ * order they were appended); the first fill ends with the last call. True when done.
+ */
+export const clearStage = (db: Sqlite, limit: number): boolean => {
+  const n = stmt(
+    db,
+    'DELETE FROM tasks_stage WHERE seq IN (SELECT seq FROM tasks_stage ORDER BY seq LIMIT ?)',
+  ).run(limit).changes;
+  if (n > 0) return false;
+  stmt(db, 'DELETE FROM replica_info WHERE key IN (?, ?)').run(firstFillKey, mergedKey);
+  return true;
+};

@@ -1,0 +1,74 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import {
+  clearStage,
+  firstFillActive,
+  mergeStagedTasks,
+  readStageOrder,
+} from '../db/queries/tasks-stage';
+import type { Replica } from '../db/replica';
+import { PullCancelledError } from './progress';
+
+export interface MergeOptions {
+  signal?: AbortSignal;
+  /** Time one transaction may block the event loop. */
+  writeBudgetMs?: number;
+  /** Told the tasks moved so far (a progress bar's second half). */
+  onMerged?: (merged: number, total: number) => void;
+}
+
+const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, Math.round(n)));
+
+/** The next batch size: what fits the budget at the last batch's pace, at most double. */
+export const nextBatchSize = (size: number, done: number, spentMs: number, budgetMs: number) =>
+  done > 0 ? clamp(Math.min(size * 2, (done * budgetMs) / Math.max(spentMs, 1)), 50, 5000) : size;
+
+/**
+ * Moves a staged first fill (sync/db/queries/tasks-stage.ts) into the task tables in task id
+ * order, a chunk sized to the write budget per transaction, yielding between chunks; then
+ * empties the stage. Resumes where a kill or a cancel left it. The number of tasks moved.
+ */
+export const mergeFirstFill = async (
+  replica: Replica,
+  options: MergeOptions = {},
+): Promise<number> => {
+  if (!firstFillActive(replica.db)) return 0;
+  const budget = options.writeBudgetMs ?? 40;
+  const check = () => {
+    if (options.signal?.aborted) throw new PullCancelledError();
+  };
+  // The last staged copy of each task not moved yet, read a bounded chunk at a time.
+  const order = new Map<number, number>();
+  for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+    const { next } = readStageOrder(replica.db, order, after, 20_000);
+    if (next === null) break;
+    after = next;
+    await yieldToLoop();
+  }
+  const chunks = [...order].map(([taskId, seq]) => ({ taskId, seq }));
+  chunks.sort((a, b) => a.taskId - b.taskId);
+  let size = 250;
+  let merged = 0;
+  while (merged < chunks.length) {
+    check();
+    const chunk = chunks.slice(merged, merged + size);
+    const started = performance.now();
+    replica.transaction(() => {
+      mergeStagedTasks(replica.db, chunk);
+      replica.noteServerWrite(chunk.map((c) => `task:${c.taskId}`));
+    });
+    merged += chunk.length;
+    size = nextBatchSize(size, chunk.length, performance.now() - started, budget);
+    options.onMerged?.(merged, chunks.length);
+    await yieldToLoop();
+  }
+  // Emptying appended rows in their order frees whole pages: larger chunks fit the budget.
+  let clearSize = 5000;
+  for (;;) {
+    check();
+    const started = performance.now();
+    if (replica.db.transaction(() => clearStage(replica.db, clearSize))()) break;
+    clearSize = nextBatchSize(clearSize, clearSize, performance.now() - started, budget);
+    await yieldToLoop();
+  }
+  return merged;
+};
