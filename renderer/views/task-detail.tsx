@@ -131,7 +131,7 @@ export function TaskDetail({ taskId }: { taskId: number }) {
         <TaskProperties
           task={task}
           users={users.data?.users ?? []}
-          customFields={fields.data?.fields ?? []}
+          customFields={task.projectId ? (fields.data?.fields ?? []) : []}
           onPatch={patch}
         />
         <Subtasks parentId={task.taskId} subtasks={d.subtasks} />

@@ -145,7 +145,7 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
           sort={sort}
           onSort={setSort}
           groupByStatus={grouped}
-          customFields={fields.data?.fields ?? []}
+          customFields={projectId === undefined ? [] : (fields.data?.fields ?? [])}
           selectedId={selected}
           onSelect={(id) => useApp.getState().openTask(id)}
           onOpen={(id) => useApp.getState().openTask(id)}

@@ -193,8 +193,26 @@ export function TaskTable(props: TaskTableProps) {
 
   const activeId = selectedIndex >= 0 ? `task-row-${props.selectedId}` : undefined;
   return (
-    <div className="task-table">
-      <div className="tt-head" role="presentation" style={{ gridTemplateColumns: template }}>
+    <div
+      className="task-table"
+      role="grid"
+      aria-label={props.label}
+      aria-rowcount={total + 1}
+      aria-activedescendant={activeId}
+      tabIndex={0}
+      onKeyDown={(e) => {
+        if (e.key === 'ArrowDown') move(1);
+        else if (e.key === 'ArrowUp') move(-1);
+        else return;
+        e.preventDefault();
+      }}
+    >
+      <div
+        className="tt-head"
+        role="row"
+        aria-rowindex={1}
+        style={{ gridTemplateColumns: template }}
+      >
         {columns.map((c) => {
           const s = c.sort ? sortFor(c.sort) : undefined;
           const rank = s && props.sort.length > 1 ? props.sort.indexOf(s) + 1 : null;
@@ -228,21 +246,7 @@ export function TaskTable(props: TaskTableProps) {
           );
         })}
       </div>
-      <div
-        ref={parent}
-        className="tt-body"
-        role="grid"
-        aria-label={props.label}
-        aria-rowcount={total}
-        aria-activedescendant={activeId}
-        tabIndex={0}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown') move(1);
-          else if (e.key === 'ArrowUp') move(-1);
-          else return;
-          e.preventDefault();
-        }}
-      >
+      <div ref={parent} className="tt-body" role="rowgroup">
         {first.loading && !first.data ? (
           <SkeletonRows />
         ) : total === 0 ? (
@@ -287,7 +291,7 @@ export function TaskTable(props: TaskTableProps) {
                       onOpen={props.onOpen}
                     />
                   ) : (
-                    <div className="tt-row" role="row" aria-rowindex={v.index + 1}>
+                    <div className="tt-row" role="row" aria-rowindex={v.index + 2}>
                       <div role="gridcell" className="tt-cell grow">
                         <div className="skeleton" style={{ width: '40%' }} />
                       </div>
@@ -335,7 +339,7 @@ const Row = memo(function Row({
     <div
       id={`task-row-${t.taskId}`}
       role="row"
-      aria-rowindex={index + 1}
+      aria-rowindex={index + 2}
       aria-selected={selected}
       data-task-id={t.taskId}
       data-sync={t.sync}

@@ -1,0 +1,172 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { localEndpoint } from '../../main/bridge/endpoint';
+import { createServices, type Services } from '../../main/services/services';
+import { fileTokenVault } from '../../main/services/token-vault';
+import { startWebBridge, type WebBridge } from '../../main/web/server';
+import { type RunningServer, startServer } from '../../server/app';
+import type { Seed } from '../../server/seed';
+import { openEngine } from '../../sync/engine/engine';
+import { tempDir } from '../sync/support';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+export const distDir = join(repoRoot, 'renderer/dist');
+export const resultsDir = join(repoRoot, 'test-results');
+
+let built: Promise<void> | null = null;
+
+/** Builds the renderer once per test process (vite, the same build as `npm run build:renderer`). */
+export const buildRenderer = (): Promise<void> => {
+  built ??= (async () => {
+    const { build } = await import('vite');
+    await build({ configFile: join(repoRoot, 'renderer/vite.config.ts'), logLevel: 'error' });
+  })();
+  return built;
+};
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+
+/**
+ * The reference server on a port we keep, so a test can stop it (the app goes offline) and
+ * start it again on the same port and database (the replica is named by the server's origin).
+ */
+export class ControlledServer {
+  private running: RunningServer | null = null;
+  readonly dataDir = tempDir('wt-e2e-server-');
+  port = 0;
+  constructor(private readonly seed: Seed) {}
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get server(): RunningServer {
+    if (!this.running) throw new Error('the server is stopped');
+    return this.running;
+  }
+
+  async start() {
+    const first = this.port === 0;
+    this.running = await startServer({
+      dataDir: this.dataDir,
+      port: this.port,
+      host: '127.0.0.1',
+      admin: true,
+      ...(first ? { seed: this.seed } : {}),
+    });
+    this.port = this.running.port;
+  }
+
+  async stop() {
+    await this.running?.close();
+    this.running = null;
+  }
+
+  async admin(path: string, body: unknown) {
+    const res = await fetch(`${this.url}/__admin/${path}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
+  }
+}
+
+export interface AppFixture {
+  server: ControlledServer;
+  services: Services;
+  web: WebBridge;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Browser mode as `npm start` runs it (host services with the real engine, the web bridge
+ * serving the built renderer), in this process, with "Try the demo" pointed at our server.
+ */
+export const startApp = async (
+  options: {
+    seed?: Seed;
+    pullIntervalMs?: number;
+    dataDir?: string;
+    server?: ControlledServer;
+  } = {},
+): Promise<AppFixture> => {
+  await buildRenderer();
+  const server = options.server ?? new ControlledServer(options.seed ?? { kind: 'demo' });
+  if (server.port === 0) await server.start();
+  const dataDir = options.dataDir ?? tempDir('wt-e2e-app-');
+  const services = await createServices({
+    dataDir,
+    vault: fileTokenVault(join(dataDir, 'session.json')),
+    openEngine,
+    demo: { start: async () => server.url, close: async () => {} },
+    pullIntervalMs: options.pullIntervalMs ?? 2_000,
+    log: () => {},
+  });
+  const web = await startWebBridge({
+    endpoint: localEndpoint(services.dispatcher, services.hub),
+    staticDir: distDir,
+  });
+  return {
+    server,
+    services,
+    web,
+    dataDir,
+    async close() {
+      await web.close();
+      await services.close();
+    },
+  };
+};
+
+export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
+
+export const screenshot = async (page: Page, name: string) => {
+  if (!existsSync(resultsDir)) mkdirSync(resultsDir, { recursive: true });
+  await page.screenshot({ path: join(resultsDir, `${name}.png`) });
+};
+
+/** axe-core in the page: violations of WCAG A/AA rules (serious or critical ones). */
+export const axe = async (page: Page) => {
+  const source = (await import('node:fs')).readFileSync(
+    join(repoRoot, 'node_modules/axe-core/axe.min.js'),
+    'utf8',
+  );
+  // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') stays on.
+  await page.evaluate(source);
+  const result = await page.evaluate(async () => {
+    const w = window as unknown as {
+      axe: {
+        run: (
+          ctx: Document,
+          opts: unknown,
+        ) => Promise<{
+          violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[];
+        }>;
+      };
+    };
+    const r = await w.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+    });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)),
+    }));
+  });
+  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+};
