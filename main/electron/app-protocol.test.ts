@@ -92,4 +92,12 @@ describe('createAppProtocolHandler', () => {
     expect((await get('app://worktray/assets/none.js')).status).toBe(404);
     expect((await get('app://worktray/index.html', 'POST')).status).toBe(405);
   });
+
+  it('says how to build the UI when the bundle is missing', async () => {
+    const res = await createAppProtocolHandler(path.join(base, 'no-dist'))(
+      new Request('app://worktray/index.html'),
+    );
+    expect(res.status).toBe(404);
+    expect(await res.text()).toMatch(/The UI is not built/);
+  });
 });

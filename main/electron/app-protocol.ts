@@ -123,6 +123,11 @@ export const createAppProtocolHandler =
         headers: { 'content-type': type, ...securityHeaders() },
       });
     } catch {
-      return plain(404, 'not found');
+      return plain(
+        404,
+        path.basename(resolved.path) === 'index.html'
+          ? 'The UI is not built: run `npx vite build --config renderer/vite.config.ts`.'
+          : 'not found',
+      );
     }
   };

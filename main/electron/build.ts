@@ -22,7 +22,19 @@ const common: BuildOptions = {
   external: ['electron'],
 };
 
-export const buildElectron = async (outDir = ELECTRON_OUT_DIR): Promise<void> => {
+export interface BuildElectronOptions {
+  outDir?: string;
+  /** A module to bundle in place of 'electron' (the shell test's stand-in for the binary). */
+  electronStandIn?: string;
+}
+
+export const buildElectron = async ({
+  outDir = ELECTRON_OUT_DIR,
+  electronStandIn,
+}: BuildElectronOptions = {}): Promise<void> => {
+  const electron: BuildOptions = electronStandIn
+    ? { alias: { electron: electronStandIn }, external: [] }
+    : {};
   rmSync(outDir, { recursive: true, force: true });
   await Promise.all([
     // main.js and worker.js side by side: the host finds its worker next to itself.
@@ -30,6 +42,7 @@ export const buildElectron = async (outDir = ELECTRON_OUT_DIR): Promise<void> =>
       ...common,
       format: 'esm',
       packages: 'external',
+      ...electron,
       entryPoints: {
         main: path.join(root, 'main/electron/main.ts'),
         worker: path.join(root, 'main/host/worker.ts'),
@@ -41,6 +54,7 @@ export const buildElectron = async (outDir = ELECTRON_OUT_DIR): Promise<void> =>
     build({
       ...common,
       format: 'cjs',
+      ...electron,
       entryPoints: { preload: path.join(root, 'main/electron/preload.ts') },
       outdir: outDir,
       outExtension: { '.js': '.cjs' },
