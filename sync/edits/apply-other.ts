@@ -1,6 +1,5 @@
 /** Edits of timers, spaces, projects and notifications: what each sends and writes. */
 import type { EditOf, EditResult } from '../../shared/edits/commands';
-import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import type { JsonObject } from '../outbox';
 import type { EditContext } from './apply-tasks';
@@ -8,6 +7,7 @@ import { checkBody, editCreate, editExisting } from './commit';
 import {
   currentId,
   EditError,
+  entityExists,
   projectState,
   spaceOfProject,
   spaceState,
@@ -248,8 +248,7 @@ export const deleteTimer = (
 
 const knownSpace = (db: Sqlite, spaceId: number) => {
   const id = currentId(db, 'space', spaceId);
-  if (stmt(db, 'SELECT 1 FROM spaces WHERE space_id = ?').get(id) === undefined)
-    throw new EditError(`space ${spaceId} is not in the replica`);
+  if (!entityExists(db, 'space', id)) throw new EditError(`space ${spaceId} is not in the replica`);
   return id;
 };
 
@@ -373,7 +372,7 @@ export const notificationEdit = (
   ctx: EditContext,
 ): EditResult => {
   const id = c.notificationId;
-  if (stmt(db, 'SELECT 1 FROM notifications WHERE notification_id = ?').get(id) === undefined)
+  if (!entityExists(db, 'notification', id))
     throw new EditError(`notification ${id} is not in the replica`);
   const read = c.kind === 'notification.read';
   return editExisting(

@@ -13,7 +13,7 @@ import { deleteProjects } from '../db/queries/projects-write';
 import { deleteTasks } from '../db/queries/tasks-write';
 import type { EntityKind, Json, JsonObject, MutationKind } from '../outbox';
 import { kindSpec } from '../outbox';
-import { currentId, localUser, spaceOfProject, taskPlace } from './state';
+import { currentId, entityExists, localUser, spaceOfProject, taskPlace } from './state';
 import * as timers from './timers';
 import {
   deleteNotification,
@@ -51,9 +51,6 @@ const obj = (body: Json): JsonObject =>
 
 const num = (v: Json | undefined): number | null => (typeof v === 'number' ? v : null);
 
-const exists = (db: Sqlite, table: string, col: string, id: number) =>
-  db.prepare(`SELECT 1 FROM ${table} WHERE ${col} = ?`).get(id) !== undefined;
-
 /** Body of an upload row: the local ids and what is known of the files, in order. */
 export interface UploadBody {
   localIds: number[];
@@ -80,7 +77,7 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
       );
       const projectId = ref('project', 'projectId');
       const spaceId = ref('space', 'spaceId');
-      if (parent !== null && !exists(db, 'tasks', 'task_id', parent)) return false;
+      if (parent !== null && !entityExists(db, 'task', parent)) return false;
       writeTaskState(
         db,
         id,
@@ -93,7 +90,7 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
       return true;
     }
     case 'task.update': {
-      if (!exists(db, 'tasks', 'task_id', id)) return false;
+      if (!entityExists(db, 'task', id)) return false;
       const place = taskPlace(db, id);
       const own = db
         .prepare('SELECT space_id, project_id FROM tasks WHERE task_id = ?')
@@ -115,7 +112,7 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
     }
     case 'checklist.create': {
       const on = ref('task', 'subtaskId') ?? ref('task', 'taskId');
-      if (on === null || !exists(db, 'tasks', 'task_id', on)) return false;
+      if (on === null || !entityExists(db, 'task', on)) return false;
       upsertChecklistItem(
         db,
         id,
@@ -160,7 +157,7 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
       return true;
     }
     case 'attachment.rename':
-      if (!exists(db, 'attachments', 'attachment_id', id)) return false;
+      if (!entityExists(db, 'attachment', id)) return false;
       renameAttachment(db, id, String(body.fileName ?? ''));
       return true;
     case 'attachment.delete': {
@@ -185,7 +182,7 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
     }
     case 'space.create':
     case 'space.update':
-      if (row.kind === 'space.update' && !exists(db, 'spaces', 'space_id', id)) return false;
+      if (row.kind === 'space.update' && !entityExists(db, 'space', id)) return false;
       upsertSpace(db, id, body as unknown as SpaceCreateRequest, localUser(db), now);
       return true;
     case 'space.delete':
@@ -193,7 +190,7 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
       return true;
     case 'project.create': {
       const spaceId = ref('space', 'spaceId');
-      if (spaceId === null || !exists(db, 'spaces', 'space_id', spaceId)) return false;
+      if (spaceId === null || !entityExists(db, 'space', spaceId)) return false;
       upsertProject(db, id, spaceId, body as unknown as ProjectCreateRequest, localUser(db), now);
       return true;
     }

@@ -5,26 +5,51 @@
  * on a subtask of a task created offline).
  */
 import type { Sqlite } from '../db/open';
-import { allMutations, parseEntityKey, type QueuedMutation } from '../outbox';
+import { parseEntityKey, type QueuedMutation } from '../outbox';
+import { select } from '../outbox/rows';
 import { applyEffect } from './effects';
 
-/** Rows `filter` keeps that `hits` names (entity or reference), with their dependents. */
-export const rowsToReapply = (
-  db: Sqlite,
-  hits: (key: string) => boolean,
-  filter: (r: QueuedMutation) => boolean,
-): QueuedMutation[] => {
-  const taken = new Set<string>();
-  const out: QueuedMutation[] = [];
-  for (const r of allMutations(db)) {
-    if (!filter(r)) continue;
-    const hit =
-      hits(r.entity) || taken.has(r.entity) || r.dependsOn.some((d) => hits(d) || taken.has(d));
-    if (!hit) continue;
-    out.push(r);
-    taken.add(r.entity);
+const LIVE = "o.state IN ('pending', 'inflight')";
+const KIND = (col: string) => `substr(${col}, 1, instr(${col}, ':') - 1)`;
+
+/**
+ * Live rows (pending, in flight) that `keys` names: their entity or one they reference, by
+ * key or by kind (`task:*`). Filtered in SQL: the hook runs after every server write, and a
+ * long outbox must not be parsed whole each time.
+ */
+const liveRowsNaming = (db: Sqlite, keys: readonly string[]): QueuedMutation[] => {
+  const exact = JSON.stringify(keys.filter((k) => !k.endsWith(':*')));
+  const kinds = JSON.stringify(keys.filter((k) => k.endsWith(':*')).map((k) => k.slice(0, -2)));
+  // depends_on is a JSON array of quoted keys: a quoted key, or a quoted kind prefix, found
+  // in its text is a reference (cheaper than unpacking every row's array).
+  return select(
+    db,
+    `mutation_id IN (SELECT o.mutation_id FROM outbox o WHERE ${LIVE} AND (
+       o.entity IN (SELECT value FROM json_each(@exact))
+       OR ${KIND('o.entity')} IN (SELECT value FROM json_each(@kinds))
+       OR EXISTS (SELECT 1 FROM json_each(@exact) k
+         WHERE instr(o.depends_on, '"' || k.value || '"') > 0)
+       OR EXISTS (SELECT 1 FROM json_each(@kinds) k
+         WHERE instr(o.depends_on, '"' || k.value || ':') > 0)))`,
+    { exact, kinds },
+  );
+};
+
+/**
+ * The live rows that `keys` names (see above) and, transitively, the rows that depend on an
+ * entity of a row taken, in mutation order.
+ */
+export const rowsToReapply = (db: Sqlite, keys: ReadonlySet<string>): QueuedMutation[] => {
+  const taken = new Map<number, QueuedMutation>();
+  const seen = new Set<string>();
+  let next = [...keys];
+  while (next.length > 0) {
+    for (const k of next) seen.add(k);
+    const found = liveRowsNaming(db, next).filter((r) => !taken.has(r.mutationId));
+    for (const r of found) taken.set(r.mutationId, r);
+    next = [...new Set(found.map((r) => r.entity))].filter((k) => !seen.has(k));
   }
-  return out;
+  return [...taken.values()].sort((a, b) => a.mutationId - b.mutationId);
 };
 
 /** One row's effect, in a savepoint: a row that no longer fits the replica is skipped. */
@@ -50,15 +75,15 @@ export const reapplyRow = (db: Sqlite, r: QueuedMutation, now: number): boolean 
   }
 };
 
-/** Re-applies the rows of (and depending on) `entities`; how many took effect. */
+/** Re-applies the live rows of (and depending on) `entities`, except `skip`; how many took. */
 export const reapplyRows = (
   db: Sqlite,
-  filter: (r: QueuedMutation) => boolean,
   entities: ReadonlySet<string>,
   now: number,
+  skip: ReadonlySet<number> = new Set(),
 ): number => {
   let n = 0;
-  for (const r of rowsToReapply(db, (k) => entities.has(k), filter))
-    if (reapplyRow(db, r, now)) n++;
+  for (const r of rowsToReapply(db, entities))
+    if (!skip.has(r.mutationId) && reapplyRow(db, r, now)) n++;
   return n;
 };

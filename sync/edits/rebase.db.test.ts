@@ -115,6 +115,10 @@ describe('reapplyPending', () => {
       spaceId: space.id,
       fields: { projectName: 'P' },
     });
+    // A plain task answer leaves the checklist but brings the server's counts.
+    const { checklists: _c, attachments: _a, ...plain } = serverTask(1);
+    pull(() => writeTask(f.db, plain), ['task:1']);
+    expect(readTask(f.db, 1, NOW)?.checklistCount).toBe(4);
     // The bulk item embeds task 1's checklist as the server has it: the local item is gone.
     pull(() => applyTaskItems(f.db, [serverTask(1)]), ['task:1']);
     expect(readChecklist(f.db, 1).map((c) => c.checklistId)).toContain(item.id);

@@ -20,9 +20,12 @@ import {
   kindSpec,
   markConflict,
   parseEntityKey,
+  type QueuedMutation,
 } from '../outbox';
 import { type EditBase, isEditBase, snapshotBase } from './commit';
 import { reapplyRow, rowsToReapply } from './reapply';
+import { currentId, entityExists } from './state';
+import { refreshCounts } from './write-tasks';
 
 const kindOfKey = (key: string) => key.slice(0, key.lastIndexOf(':'));
 
@@ -98,12 +101,9 @@ export const reapplyPending = (
   now: number,
 ): RebaseReport => {
   const report: RebaseReport = { reapplied: 0, merged: [], conflicts: [] };
+  const counted = new Set<number | null>();
   if (touched.size === 0) return report;
-  const todo = rowsToReapply(
-    db,
-    (key) => touches(touched, key),
-    (r) => r.state === 'pending' || r.state === 'inflight',
-  );
+  const todo = rowsToReapply(db, touched);
   if (todo.length === 0) return report;
 
   // The server's copy of each entity it wrote itself, before any local edit goes on top.
@@ -126,7 +126,7 @@ export const reapplyPending = (
     let body = r.body;
     if ((effect === 'update' || effect === 'move') && id > 0) {
       const server = fresh.get(r.entity) ?? null;
-      const gone = server ? server.state === null : !rowExists(db, kind, id);
+      const gone = server ? server.state === null : !entityExists(db, kind, id);
       if (gone) {
         if (deletionIsReliable(kind) && r.state === 'pending') {
           markConflict(
@@ -151,13 +151,24 @@ export const reapplyPending = (
         if (r.state === 'pending') setBodyAndBase(db, r.mutationId, merged, server);
       }
     }
+    // The server never writes a local id's rows: a create whose rows are still there needs
+    // only the counts of what it hangs on (the server's counts do not include it).
+    if (effect === 'create' && id < 0 && entityExists(db, kind, currentId(db, kind, id))) {
+      counted.add(countedOn(db, r));
+      continue;
+    }
     if (reapplyRow(db, { ...r, body }, now)) report.reapplied++;
   }
+  refreshCounts(db, counted);
   return report;
 };
 
-const rowExists = (db: Sqlite, kind: EntityKind, id: number): boolean =>
-  snapshotBase(db, kind, id, false).state !== null;
+/** The task whose counts a create changes (a subtask's parent, an item's or a file's task). */
+const countedOn = (db: Sqlite, r: QueuedMutation): number | null => {
+  const ref = r.path.subtaskId ?? r.path.parentTaskId ?? r.path.taskId;
+  if (ref === undefined || r.kind.startsWith('timer.')) return null;
+  return currentId(db, 'task', ref);
+};
 
 /** Hooks the rebase into every server-data transaction of the replica. */
 export const installRebase = (replica: Replica, clock: () => number = Date.now): void => {

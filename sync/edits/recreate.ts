@@ -26,7 +26,7 @@ import {
 import { commitEdit, isEditBase } from './commit';
 import { applyEffect } from './effects';
 import { reapplyRows } from './reapply';
-import { EditError } from './state';
+import { EditError, entityExists } from './state';
 
 interface CreatePlan {
   kind: MutationKind;
@@ -162,7 +162,7 @@ export const recreate = (db: Sqlite, mutationId: number, now: number): EditResul
       },
       now,
     );
-    if (db.prepare(existsSql[entity] ?? '').get(id) === undefined)
+    if (!entityExists(db, entity, id))
       throw new EditError(`the ${entity} cannot be recreated where it was: its parent is gone too`);
     if (plan.followUp) {
       const self = operationSpec(
@@ -183,15 +183,8 @@ export const recreate = (db: Sqlite, mutationId: number, now: number): EditResul
     }
     const to = entityKey(entity, id);
     retarget(db, conflict.entity, to);
-    reapplyRows(db, (r) => r.state === 'pending' || r.state === 'inflight', new Set([to]), now);
+    reapplyRows(db, new Set([to]), now);
     return { entityKind: entity, id, ids: [id], mutationId: applied.mutationId };
   };
   return db.inTransaction ? run() : db.transaction(run)();
-};
-
-const existsSql: Partial<Record<string, string>> = {
-  task: 'SELECT 1 FROM tasks WHERE task_id = ?',
-  checklist: 'SELECT 1 FROM checklist_items WHERE checklist_id = ?',
-  project: 'SELECT 1 FROM projects WHERE project_id = ?',
-  space: 'SELECT 1 FROM spaces WHERE space_id = ?',
 };

@@ -119,7 +119,7 @@ export const rollBack = (
       touched.add(entity);
     }
     // The edits that remain go on top again: the entity's own and those that depend on it.
-    reapplyRows(db, (r) => !rolledBack.has(r.mutationId) && live(r), touched, now);
+    reapplyRows(db, touched, now, rolledBack);
   };
   if (db.inTransaction) run();
   else db.transaction(run)();

@@ -304,17 +304,26 @@ export const entityState = (db: Sqlite, kind: EntityKind, id: number): JsonObjec
 
 /** The server's modifiedTime of an entity's row (epoch ms), where the replica keeps one. */
 export const modifiedTimeOf = (db: Sqlite, kind: EntityKind, id: number): number | null => {
-  const table: Partial<Record<EntityKind, [string, string]>> = {
-    task: ['tasks', 'task_id'],
-    checklist: ['checklist_items', 'checklist_id'],
-    project: ['projects', 'project_id'],
-    space: ['spaces', 'space_id'],
-    timer: ['timers', 'track_id'],
-  };
-  const t = table[kind];
-  if (!t) return null;
-  const r = stmt(db, `SELECT modified_time AS m FROM ${t[0]} WHERE ${t[1]} = ?`).get(id) as
+  if (kind === 'attachment' || kind === 'notification') return null;
+  const [table, col] = tableOf[kind];
+  const r = stmt(db, `SELECT modified_time AS m FROM ${table} WHERE ${col} = ?`).get(id) as
     | { m: number | null }
     | undefined;
   return r?.m ?? null;
+};
+
+const tableOf: Record<EntityKind, [string, string]> = {
+  task: ['tasks', 'task_id'],
+  checklist: ['checklist_items', 'checklist_id'],
+  attachment: ['attachments', 'attachment_id'],
+  timer: ['timers', 'track_id'],
+  project: ['projects', 'project_id'],
+  space: ['spaces', 'space_id'],
+  notification: ['notifications', 'notification_id'],
+};
+
+/** Whether the replica holds the entity's row (one primary-key lookup). */
+export const entityExists = (db: Sqlite, kind: EntityKind, id: number): boolean => {
+  const [table, col] = tableOf[kind];
+  return stmt(db, `SELECT 1 FROM ${table} WHERE ${col} = ?`).get(id) !== undefined;
 };
