@@ -152,6 +152,13 @@ describe('reapplyPending', () => {
       state: 'PAUSED',
       durationSeconds: 600,
     });
+    // Missing from the active list is not deleted: the local state stays until the answer.
+    pull(() => replaceActiveTimers(f.db, [], NOW + 200_000), ['timer:*']);
+    expect(readTimer(f.db, 500, NOW + 500_000)).toMatchObject({
+      state: 'PAUSED',
+      durationSeconds: 600,
+    });
+    expect(outboxStatus(f.db, NOW).failed).toEqual([]);
     const note = {
       notificationId: 7,
       type: 'MENTION',

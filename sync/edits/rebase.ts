@@ -127,8 +127,10 @@ export const reapplyPending = (
     if ((effect === 'update' || effect === 'move') && id > 0) {
       const server = fresh.get(r.entity) ?? null;
       const gone = server ? server.state === null : !entityExists(db, kind, id);
-      if (gone) {
-        if (deletionIsReliable(kind) && r.state === 'pending') {
+      // Absent from a partial list (active timers, newest notifications) is not deleted: the
+      // edit goes on top again.
+      if (gone && deletionIsReliable(kind)) {
+        if (r.state === 'pending') {
           markConflict(
             db,
             r.mutationId,
