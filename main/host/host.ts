@@ -11,7 +11,10 @@ export const hostConfig = z.object({
   /** The app's data dir (settings, replicas, the demo server's data). */
   dataDir: z.string().min(1),
   /** A real service (WORKTRAY_SERVER): offered at sign-in, and the demo is not started. */
-  serverUrl: z.url({ protocol: /^https?$/ }).nullable(),
+  serverUrl: z.preprocess(
+    (v) => (v === '' ? null : v),
+    z.url({ protocol: /^https?$/, error: 'WORKTRAY_SERVER must be an http(s) URL' }).nullable(),
+  ),
   /** Start the embedded demo on a launch with no stored session. */
   demoDefault: z.boolean(),
   pullIntervalMs: z.number().int().min(1_000).optional(),

@@ -103,6 +103,11 @@ export const serveStatic = async (
     info = await stat(target).catch(() => null);
   }
   if (!info?.isFile()) {
+    // Browsers ask for it unprompted; an empty answer keeps their consoles clean.
+    if (pathname === '/favicon.ico') {
+      res.writeHead(204, baseHeaders);
+      return void res.end();
+    }
     if (target.endsWith(`${sep}index.html`))
       return send(res, 200, 'text/html; charset=utf-8', notBuiltPage);
     return send(res, 404, 'text/plain; charset=utf-8', 'not found');
