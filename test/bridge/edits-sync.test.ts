@@ -74,6 +74,15 @@ describe('bridge edits and sync control over HTTP', () => {
       expect(r.status).toBe(400);
       expect(r.fieldErrors?.length).toBeGreaterThan(0);
     }
+    // Well-formed, but naming what the replica does not hold: the edit layer's words.
+    expect(
+      await f.fail('edits.apply', {
+        kind: 'task.update',
+        taskId: 987_654,
+        patch: { taskTitle: 'x' },
+      }),
+    ).toMatchObject({ code: 'invalid-input', message: 'task 987654 is not in the replica' });
+    expect(await f.fail('sync.retry', { mutationId: 987_654 })).toMatchObject({ code: 'rejected' });
     expect({ outbox: rows('outbox'), tasks: rows('tasks') }).toEqual(before);
   });
 
