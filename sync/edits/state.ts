@@ -18,6 +18,8 @@ const USER_KEY = 'edits.user';
 
 /** Remembers who makes the edits, for the creator of rows a rebase writes again. */
 export const noteLocalUser = (db: Sqlite, userId: number): void => {
+  // A read, not a write per edit: the user rarely changes within one replica.
+  if (localUser(db) === userId) return;
   stmt(db, 'INSERT OR REPLACE INTO replica_info (key, value) VALUES (?, ?)').run(
     USER_KEY,
     String(userId),
