@@ -1,0 +1,180 @@
+/**
+ * The Electron main process: one instance, one hardened window on `app://`, the host (services,
+ * engine, replica) in a worker thread, the bridge over IPC, and the tray that outlives the
+ * window. Each piece's logic lives in a module tested without Electron; this file wires them.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, ipcMain, protocol, safeStorage, screen, shell } from 'electron';
+import { settings as settingsSchema } from '../../shared/bridge';
+import { startWorkerHost, type WorkerHost } from '../host/worker-host';
+import { fileTokenVault } from '../services/token-vault';
+import {
+  APP_ENTRY_URL,
+  APP_SCHEME,
+  appSchemePrivileges,
+  createAppProtocolHandler,
+} from './app-protocol';
+import { DEEP_LINK_SCHEME, deepLinkFromArgv, parseDeepLink } from './deep-link';
+import { bindIpcCalls, forwardEvents } from './ipc-transport';
+import { safeStorageTokenVault } from './safe-storage-vault';
+import { startTrayShell, type TrayShell } from './tray-binding';
+import { applyWindowSecurity, createMainWindow } from './window-security';
+import { loadWindowState, placeWindow, saveWindowState, windowStateOf } from './window-state';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const log = (message: string, detail?: string) =>
+  console.error(`worktray: ${message}${detail ? ` (${detail})` : ''}`);
+
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: appSchemePrivileges }]);
+
+// A second launch (a clicked worktray:// link on Windows and Linux) hands its arguments to the
+// running instance and quits.
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  // Run from sources (`electron dist-electron/main.js`), the OS must be told the script too.
+  if (process.defaultApp && process.argv[1]) {
+    app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME, process.execPath, [
+      path.resolve(process.argv[1]),
+    ]);
+  } else {
+    app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
+  }
+  void launch();
+}
+
+async function launch(): Promise<void> {
+  let window: BrowserWindow | null = null;
+  let host: WorkerHost | null = null;
+  let shell_: TrayShell | null = null;
+  let pendingTask: number | null = deepLinkFromArgv(process.argv)?.taskId ?? null;
+  let pageReady = false;
+  let quitting = false;
+
+  const openTask = (taskId: number) => {
+    pendingTask = taskId;
+    showWindow();
+    flushNavigation();
+  };
+  const flushNavigation = () => {
+    if (pendingTask === null || !pageReady || !host) return;
+    host.emit('app.navigate', { taskId: pendingTask });
+    pendingTask = null;
+  };
+
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    const link = parseDeepLink(url);
+    if (link) openTask(link.taskId);
+  });
+  app.on('second-instance', (_event, argv) => {
+    const link = deepLinkFromArgv(argv);
+    if (link) openTask(link.taskId);
+    else showWindow();
+  });
+  // The tray keeps the app (and its timer) alive with every window closed.
+  app.on('window-all-closed', () => {});
+
+  await app.whenReady();
+  // `npm start` passes the data folder it chose, so browser mode and the app share one.
+  const dataDir = process.env.WORKTRAY_DATA_DIR || app.getPath('userData');
+  protocol.handle(
+    APP_SCHEME,
+    createAppProtocolHandler(path.join(app.getAppPath(), 'renderer', 'dist')),
+  );
+
+  const vault = safeStorageTokenVault(
+    safeStorage,
+    fileTokenVault(path.join(dataDir, 'session.bin')),
+  );
+  if (vault.mode === 'memory-only') {
+    log('no OS key store: you will be asked to sign in at every launch');
+  }
+  host = await startWorkerHost(
+    {
+      dataDir,
+      serverUrl: process.env.WORKTRAY_SERVER || null,
+      demoDefault: true,
+    },
+    { vault, log },
+  );
+  const bridge = host;
+
+  // Settings changed through the window take effect in the tray, shortcut and idle watch.
+  const endpoint = {
+    call: async (method: string, input: unknown) => {
+      const answer = await bridge.call(method, input);
+      if (method === 'settings.set' && answer.ok) {
+        const parsed = settingsSchema.safeParse(answer.value);
+        if (parsed.success) shell_?.applySettings(parsed.data);
+      }
+      return answer;
+    },
+    subscribe: bridge.subscribe,
+  };
+  bindIpcCalls(ipcMain, endpoint, {
+    isOurContents: (contents) => window !== null && contents === window.webContents,
+    onRefused: (reason) => log('refused a bridge call', reason),
+  });
+  forwardEvents([bridge], () => window?.webContents ?? null);
+
+  function showWindow(): void {
+    if (!app.isReady()) return;
+    if (!window || window.isDestroyed()) window = createWindow();
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  }
+
+  function createWindow(): BrowserWindow {
+    const workAreas = screen.getAllDisplays().map((d) => d.workArea);
+    const placement = placeWindow(loadWindowState(dataDir), workAreas);
+    const { maximized, ...bounds } = placement;
+    const win = createMainWindow(BrowserWindow, bounds, path.join(here, 'preload.cjs'));
+    applyWindowSecurity(win.webContents, win.webContents.session, {
+      openExternal: (url) => void shell.openExternal(url),
+      openTask,
+    });
+    pageReady = false;
+    win.once('ready-to-show', () => {
+      if (maximized) win.maximize();
+      win.show();
+    });
+    win.webContents.on('did-finish-load', () => {
+      pageReady = true;
+      flushNavigation();
+    });
+    win.on('close', () => {
+      saveWindowState(dataDir, windowStateOf(win.getNormalBounds(), win.isMaximized()));
+    });
+    win.on('session-end', () => shell_?.sessionEnding());
+    win.on('closed', () => {
+      if (window === win) window = null;
+      pageReady = false;
+    });
+    void win.loadURL(APP_ENTRY_URL);
+    return win;
+  }
+
+  shell_ = startTrayShell(endpoint, dataDir, {
+    openApp: showWindow,
+    openTask,
+    quit: () => app.quit(),
+    log,
+  });
+  showWindow();
+
+  app.on('activate', showWindow);
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    // Stop the engine cleanly (queued edits stay in the replica) before the process ends.
+    event.preventDefault();
+    quitting = true;
+    shell_?.dispose();
+    void bridge
+      .close()
+      .catch((e: unknown) => log('closing the host failed', (e as Error).message))
+      .finally(() => app.quit());
+  });
+}

@@ -1,0 +1,278 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildElectron } from '../../main/electron/build';
+import type { BridgeInput, BridgeMethod, BridgeOutput } from '../../shared/bridge';
+import type { BridgeErrorData } from '../../shared/bridge/define';
+import type { FakeWindow, StandInState } from './electron-stand-in';
+
+/**
+ * The Electron main process as built (`buildElectron`), run in Node with a stand-in for the
+ * 'electron' module: the real host worker (services, engine, the embedded demo server), the
+ * real app:// handler, IPC binding, tray controller and deep links; only Electron's own
+ * objects (app, BrowserWindow, Tray, …) are recordings.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const base = mkdtempSync(path.join(tmpdir(), 'electron-shell-'));
+const s: StandInState = {
+  userData: path.join(base, 'user-data'),
+  appPath: path.join(base, 'app'),
+  calls: [],
+  privileged: [],
+  protocolHandlers: new Map(),
+  ipcHandlers: new Map(),
+  windows: [],
+  sent: [],
+  trays: [],
+  shortcuts: new Map(),
+  notifications: [],
+  app: undefined as never,
+  powerMonitor: undefined as never,
+  dialogAnswer: 0,
+  ready: () => {},
+};
+(globalThis as { electronStandIn?: StandInState }).electronStandIn = s;
+
+const until = async <T>(
+  what: string,
+  probe: () => T | Promise<T>,
+  ms = 60_000,
+): Promise<NonNullable<T>> => {
+  const end = Date.now() + ms;
+  let last: unknown;
+  while (Date.now() < end) {
+    try {
+      const v = await probe();
+      if (v) return v as NonNullable<T>;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+};
+
+const win = (): FakeWindow => {
+  const w = s.windows[0];
+  if (!w) throw new Error('no window');
+  return w;
+};
+const ours = () => ({ sender: win().webContents, senderFrame: win().webContents.mainFrame });
+type Answer<T> = { ok: true; value: T } | { ok: false; error: BridgeErrorData };
+const invokeRaw = async (method: string, input: unknown, event: unknown = ours()) => {
+  const h = s.ipcHandlers.get('worktray:invoke');
+  if (!h) throw new Error('no invoke handler');
+  return (await h(event, method, input)) as Answer<unknown>;
+};
+const invoke = <M extends BridgeMethod>(method: M, input: BridgeInput<M>) =>
+  invokeRaw(method, input) as Promise<Answer<BridgeOutput<M>>>;
+const value = async <M extends BridgeMethod>(method: M, input: BridgeInput<M>) => {
+  const answer = await invoke(method, input);
+  if (!answer.ok) throw new Error(`${method}: ${answer.error.message}`);
+  return answer.value;
+};
+const errorCode = async (method: string, input: unknown, event: unknown = ours()) => {
+  const answer = await invokeRaw(method, input, event);
+  return answer.ok ? null : answer.error.code;
+};
+
+// Inside the repository, so the bundles' package imports resolve to its node_modules.
+const cache = path.join(root, 'node_modules', '.cache');
+mkdirSync(cache, { recursive: true });
+const out = mkdtempSync(path.join(cache, 'electron-shell-'));
+
+beforeAll(async () => {
+  mkdirSync(path.join(s.appPath, 'renderer', 'dist'), { recursive: true });
+  writeFileSync(path.join(s.appPath, 'renderer', 'dist', 'index.html'), '<title>Worktray</title>');
+  writeFileSync(path.join(base, 'secret.txt'), 'TOP-SECRET');
+  await buildElectron({
+    outDir: out,
+    electronStandIn: path.join(root, 'test/packaging/electron-stand-in.ts'),
+  });
+  await import(pathToFileURL(path.join(out, 'main.js')).href);
+}, 60_000);
+
+afterAll(() => {
+  rmSync(base, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+});
+
+describe('the Electron main process', () => {
+  it('takes the single-instance lock and registers app:// before the app is ready', () => {
+    expect(s.calls.slice(0, 3)).toEqual([
+      'registerSchemesAsPrivileged ready=false',
+      'requestSingleInstanceLock',
+      'setAsDefaultProtocolClient worktray',
+    ]);
+    expect(s.privileged).toEqual([
+      expect.objectContaining({
+        scheme: 'app',
+        privileges: expect.objectContaining({ standard: true, secure: true }),
+      }),
+    ]);
+    expect(s.windows).toEqual([]);
+  });
+
+  it('once ready, opens one hardened window on app:// with the built preload', {
+    timeout: 90_000,
+  }, async () => {
+    s.ready();
+    await until('the window', () => s.windows.length === 1 && s.ipcHandlers.size === 1);
+    const w = win();
+    expect(w.options.webPreferences).toMatchObject({
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      preload: path.join(out, 'preload.cjs'),
+    });
+    expect(w.webContents.getURL()).toBe('app://worktray/index.html');
+    expect(w.shown).toBe(true);
+    expect(s.calls).toEqual(
+      expect.arrayContaining([
+        'setWindowOpenHandler',
+        'setPermissionRequestHandler',
+        'setPermissionCheckHandler',
+      ]),
+    );
+    for (const event of ['will-navigate', 'will-redirect', 'will-attach-webview'])
+      expect(w.webContents.listenerCount(event), event).toBe(1);
+  });
+
+  it('serves the renderer over app:// and nothing outside it', async () => {
+    const handler = s.protocolHandlers.get('app');
+    if (!handler) throw new Error('no app:// handler');
+    const page = await handler(new Request('app://worktray/index.html'));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const out = await handler(new Request('app://worktray/..%2f..%2fsecret.txt'));
+    expect(out.status).toBe(403);
+  });
+
+  it('answers the window over IPC from the host worker (the demo signs in by itself)', {
+    timeout: 90_000,
+  }, async () => {
+    const state = await until('the demo session', async () => {
+      const session = await value('session.state', {});
+      return session.signedIn ? session : null;
+    });
+    expect(state).toMatchObject({ demo: true, signedIn: true });
+    expect(await errorCode('nope.nothing', {})).toBe('unknown-method');
+    expect(await errorCode('session.switchOrg', { orgId: 'x' })).toBe('invalid-input');
+    const iframe = {
+      sender: win().webContents,
+      senderFrame: { url: 'app://worktray/', parent: {} },
+    };
+    expect(await errorCode('session.state', {}, iframe)).toBe('forbidden');
+  });
+
+  it('keeps the tray in step with the timer; a tray click starts and stops it through the outbox', {
+    timeout: 90_000,
+  }, async () => {
+    const tray = await until('the tray', () => s.trays[0]);
+    const task = await until('a task', async () => {
+      const list = await value('tasks.list', { scope: { kind: 'my' }, offset: 0, limit: 1 });
+      return list.items[0];
+    });
+    const seeded = (await value('timers.active', {})).active;
+    if (seeded) await value('edits.apply', { kind: 'timer.stop', trackId: seeded.timer.trackId });
+    const started = await invoke('edits.apply', { kind: 'timer.start', taskId: task.taskId });
+    expect(started).toMatchObject({ ok: true });
+    await until('the tray tooltip', () => tray.tooltip.includes(task.taskTitle.slice(0, 10)));
+    const stop = tray.menu?.items.find((i) => i.label === 'Stop');
+    stop?.click?.();
+    await until('the timer to stop', () => tray.tooltip === 'Worktray: no timer running');
+    expect((await value('timers.active', {})).active).toBeNull();
+  });
+
+  it('the global shortcut starts the last task and stops it; a new one from settings replaces it', {
+    timeout: 60_000,
+  }, async () => {
+    const tray = await until('the tray', () => s.trays[0]);
+    const toggle = await until('the default shortcut', () =>
+      s.shortcuts.get('CommandOrControl+Alt+T'),
+    );
+    toggle();
+    await until('a running timer', () => tray.tooltip.includes('0:00:0'));
+    const running = (await value('timers.active', {})).active;
+    expect(running?.timer.state).toBe('RUNNING');
+    toggle();
+    await until('the timer to stop', () => tray.tooltip === 'Worktray: no timer running');
+
+    await value('settings.set', { globalShortcut: 'CommandOrControl+Shift+Y' });
+    expect([...s.shortcuts.keys()]).toEqual(['CommandOrControl+Shift+Y']);
+  });
+
+  it('a pull bringing an assignment and a mention raises one notice; a click opens the task and marks both read', {
+    timeout: 60_000,
+  }, async () => {
+    const session = await value('session.state', {});
+    const api = session.serverUrl ?? '';
+    const demoId = session.user?.userId ?? 0;
+    const auth = await fetch(`${api}/v1/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'maria.garcia@example.com', password: 'welcome1234' }),
+    });
+    const token = ((await auth.json()) as { data: { accessToken: string } }).data.accessToken;
+    const created = await fetch(`${api}/v1/tasks`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        'x-org-id': String(session.currentOrgId),
+      },
+      body: JSON.stringify({
+        taskTitle: 'Review the shell',
+        description: 'Could you look, @demo@example.com?',
+        owners: [demoId],
+      }),
+    });
+    expect(created.status).toBeLessThan(300);
+    const taskId = ((await created.json()) as { data: { taskId: number } }).data.taskId;
+    // Unread before the pull brings the two new ones.
+    const unreadBefore = (await value('notifications.unreadCount', {})).count;
+
+    s.sent.length = 0;
+    await value('sync.now', {});
+    const notice = await until('the native notice', () => s.notifications[0]);
+    expect(s.notifications).toHaveLength(1);
+    expect(notice.title).toBe('1 new mention and 1 new assignment');
+    expect(notice.body).toContain('Review the shell');
+
+    notice.click();
+    await until('the navigate event', () => s.sent.some((m) => m[1] === 'app.navigate'));
+    expect(s.sent.find((m) => m[1] === 'app.navigate')).toEqual([
+      'worktray:event',
+      'app.navigate',
+      { taskId },
+    ]);
+    // The two that arrived are read again: the count is back to what it was before the pull.
+    await until('both marked read', async () => {
+      const unread = (await value('notifications.unreadCount', {})).count;
+      return unread === unreadBefore;
+    });
+    const unread = await value('notifications.list', { unreadOnly: true, limit: 100 });
+    expect(unread.items.filter((n) => n.taskId === taskId)).toEqual([]);
+  });
+
+  it('opens a worktray:// link from a second launch in the window', async () => {
+    s.sent.length = 0;
+    s.app.emit('second-instance', {}, ['/opt/worktray', 'worktray://task/42']);
+    await until('the navigate event', () =>
+      s.sent.some((m) => m[0] === 'worktray:event' && m[1] === 'app.navigate'),
+    );
+    expect(s.sent.find((m) => m[1] === 'app.navigate')).toEqual([
+      'worktray:event',
+      'app.navigate',
+      { taskId: 42 },
+    ]);
+  });
+
+  it('stops the host and the tray when quitting', { timeout: 60_000 }, async () => {
+    s.app.quit();
+    await until('the second quit', () => s.calls.filter((c) => c === 'quit').length === 2);
+    expect(s.calls).toContain('tray destroyed');
+  });
+});

@@ -1,0 +1,227 @@
+/**
+ * Stands in for the 'electron' module (whose binary is not installed here) when the shell test
+ * bundles main/electron/main.ts: the APIs main.ts and tray-binding.ts use, recording what they
+ * are asked to do in `globalThis.electronStandIn` for the test to read and drive.
+ */
+import { EventEmitter } from 'node:events';
+
+type Handler = (...args: unknown[]) => unknown;
+
+export interface StandInState {
+  userData: string;
+  appPath: string;
+  calls: string[];
+  privileged: unknown[];
+  protocolHandlers: Map<string, (request: Request) => Promise<Response>>;
+  ipcHandlers: Map<string, Handler>;
+  windows: FakeWindow[];
+  sent: unknown[][];
+  trays: FakeTray[];
+  shortcuts: Map<string, Handler>;
+  notifications: { title: string; body: string; click: () => void }[];
+  app: EventEmitter & { quit(): void };
+  powerMonitor: EventEmitter;
+  dialogAnswer: number;
+  ready: () => void;
+}
+
+const state = (globalThis as { electronStandIn?: StandInState }).electronStandIn;
+if (!state) throw new Error('set globalThis.electronStandIn before loading the bundle');
+const s: StandInState = state;
+
+let readyResolve: () => void = () => {};
+const whenReadyPromise = new Promise<void>((r) => {
+  readyResolve = r;
+});
+s.ready = () => readyResolve();
+
+class FakeApp extends EventEmitter {
+  isReadyFlag = false;
+  requestSingleInstanceLock() {
+    s.calls.push('requestSingleInstanceLock');
+    return true;
+  }
+  setAsDefaultProtocolClient(scheme: string) {
+    s.calls.push(`setAsDefaultProtocolClient ${scheme}`);
+    return true;
+  }
+  whenReady() {
+    return whenReadyPromise.then(() => {
+      this.isReadyFlag = true;
+    });
+  }
+  isReady() {
+    return this.isReadyFlag;
+  }
+  getPath(name: string) {
+    if (name !== 'userData') throw new Error(`getPath(${name})`);
+    return s.userData;
+  }
+  getAppPath() {
+    return s.appPath;
+  }
+  quit() {
+    s.calls.push('quit');
+    this.emit('before-quit', { preventDefault: () => s.calls.push('before-quit prevented') });
+  }
+}
+export const app = new FakeApp();
+s.app = app;
+
+export const protocol = {
+  registerSchemesAsPrivileged: (schemes: unknown[]) => {
+    s.calls.push(`registerSchemesAsPrivileged ready=${app.isReadyFlag}`);
+    s.privileged.push(...schemes);
+  },
+  handle: (scheme: string, handler: (request: Request) => Promise<Response>) =>
+    s.protocolHandlers.set(scheme, handler),
+};
+
+export const ipcMain = {
+  handle: (channel: string, h: Handler) => s.ipcHandlers.set(channel, h),
+  removeHandler: (channel: string) => s.ipcHandlers.delete(channel),
+};
+
+export const safeStorage = {
+  isEncryptionAvailable: () => true,
+  getSelectedStorageBackend: () => 'gnome_libsecret',
+  encryptString: (text: string) => Buffer.from(`enc:${Buffer.from(text).toString('base64')}`),
+  decryptString: (data: Buffer) => {
+    const text = data.toString();
+    if (!text.startsWith('enc:')) throw new Error('cannot decrypt');
+    return Buffer.from(text.slice(4), 'base64').toString();
+  },
+};
+
+export const screen = {
+  getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
+};
+
+export const shell = { openExternal: async (url: string) => s.calls.push(`openExternal ${url}`) };
+
+class FakeContents extends EventEmitter {
+  url = '';
+  destroyed = false;
+  session = {
+    setPermissionRequestHandler: () => s.calls.push('setPermissionRequestHandler'),
+    setPermissionCheckHandler: () => s.calls.push('setPermissionCheckHandler'),
+  };
+  mainFrame = { url: '', parent: null };
+  setWindowOpenHandler() {
+    s.calls.push('setWindowOpenHandler');
+  }
+  send(...args: unknown[]) {
+    s.sent.push(args);
+  }
+  isDestroyed() {
+    return this.destroyed;
+  }
+  getURL() {
+    return this.url;
+  }
+}
+
+export class FakeWindow extends EventEmitter {
+  webContents = new FakeContents();
+  shown = false;
+  constructor(readonly options: Record<string, unknown>) {
+    super();
+    s.windows.push(this);
+  }
+  async loadURL(url: string) {
+    this.webContents.url = url;
+    this.webContents.mainFrame.url = url;
+    this.emit('ready-to-show');
+    this.webContents.emit('did-finish-load');
+  }
+  isDestroyed() {
+    return false;
+  }
+  isMinimized() {
+    return false;
+  }
+  restore() {}
+  show() {
+    this.shown = true;
+  }
+  focus() {}
+  maximize() {}
+  isMaximized() {
+    return false;
+  }
+  getNormalBounds() {
+    return { x: 10, y: 10, width: 1000, height: 700 };
+  }
+}
+export { FakeWindow as BrowserWindow };
+
+export class FakeTray {
+  title = '';
+  tooltip = '';
+  menu: { items: { label?: string; click?: () => void; submenu?: unknown }[] } | null = null;
+  constructor() {
+    s.trays.push(this);
+  }
+  setTitle(t: string) {
+    this.title = t;
+  }
+  setToolTip(t: string) {
+    this.tooltip = t;
+  }
+  setContextMenu(menu: FakeTray['menu']) {
+    this.menu = menu;
+  }
+  destroy() {
+    s.calls.push('tray destroyed');
+  }
+}
+export { FakeTray as Tray };
+
+export const Menu = {
+  buildFromTemplate: (items: { label?: string; click?: () => void }[]) => ({ items }),
+};
+
+export const nativeImage = {
+  createFromBuffer: (b: Buffer) => ({
+    size: b.length,
+    addRepresentation: () => {},
+    setTemplateImage: () => {},
+  }),
+};
+
+export class Notification extends EventEmitter {
+  static isSupported() {
+    return true;
+  }
+  constructor(readonly options: { title: string; body: string }) {
+    super();
+  }
+  show() {
+    s.notifications.push({ ...this.options, click: () => this.emit('click') });
+  }
+}
+
+export const powerMonitor = new EventEmitter() as EventEmitter & {
+  getSystemIdleTime(): number;
+};
+powerMonitor.getSystemIdleTime = () => 0;
+s.powerMonitor = powerMonitor;
+
+export const dialog = {
+  showMessageBox: async () => ({ response: s.dialogAnswer }),
+};
+
+export const globalShortcut = {
+  register: (accelerator: string, h: Handler) => {
+    s.shortcuts.set(accelerator, h);
+    return true;
+  },
+  unregister: (accelerator: string) => s.shortcuts.delete(accelerator),
+};
+
+export const contextBridge = {
+  exposeInMainWorld: () => {
+    throw new Error('the preload is not run in this test');
+  },
+};
+export const ipcRenderer = {};
