@@ -170,7 +170,13 @@ export const startWebBridge = async (options: WebBridgeOptions): Promise<WebBrid
     const file = /^attachments\/(-?\d{1,16})$/.exec(rest);
     if (file && req.method === 'GET') return attachment(res, file[1] ?? '');
     if (req.method !== 'POST') return refuse(res, 'forbidden', 'bridge calls are POSTs', 405);
-    return call(req, res, decodeURIComponent(rest));
+    let method: string;
+    try {
+      method = decodeURIComponent(rest);
+    } catch {
+      return refuse(res, 'invalid-input', 'the method name is not valid URL encoding');
+    }
+    return call(req, res, method);
   };
 
   const server = createServer((req, res) => {

@@ -118,6 +118,8 @@ describe('browser mode: who may call the bridge', () => {
     });
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    const garbled = await f.post('%E0%A4%A', {});
+    expect(garbled.status).toBe(400);
     const unknown = await f.post('tasks.destroyAll', {});
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ ok: false, error: { code: 'unknown-method' } });
