@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readTimer } from '../db/queries/activity-read';
 import { NOW } from '../db/queries/read.fixture';
+import { searchTasks } from '../db/queries/search';
 import { readTask } from '../db/queries/tasks-read';
 import { readChecklist, readTaskAttachments, taskDetail } from '../db/queries/views';
 import { discard, failPermanently, getMutation, markInflight } from '../outbox';
@@ -42,10 +43,14 @@ describe('rollBack', () => {
 
   it('a discarded delete brings the task back with its subtasks, checklist and files', () => {
     const before = taskDetail(f.db, 1, NOW);
+    const found = () => searchTasks(f.db, 'spec').map((h) => h.taskId);
+    expect(found()).toContain(1);
     const r = f.edit({ kind: 'task.delete', taskId: 1 });
     expect(readTask(f.db, 1, NOW)).toBeNull();
     rollBack(f.db, discard(f.db, r.mutationId ?? 0).mutations, NOW);
     expect(taskDetail(f.db, 1, NOW)).toEqual(before);
+    // The search index follows the rows (the triggers on tasks).
+    expect(found()).toContain(1);
     expect(readChecklist(f.db, 5)).toHaveLength(2);
     expect(readTaskAttachments(f.db, 5)).toHaveLength(1);
   });
@@ -55,7 +60,9 @@ describe('rollBack', () => {
     const item = f.edit({ kind: 'checklist.create', taskId: t.id, name: 'on tmp' });
     const dropped = discard(f.db, t.mutationId ?? 0);
     expect(dropped.mutations).toHaveLength(2);
+    expect(searchTasks(f.db, 'tmp').map((h) => h.taskId)).toEqual([t.id]);
     rollBack(f.db, dropped.mutations, NOW);
+    expect(searchTasks(f.db, 'tmp')).toEqual([]);
     expect(readTask(f.db, t.id, NOW)).toBeNull();
     expect(readChecklist(f.db, t.id)).toEqual([]);
     expect(
