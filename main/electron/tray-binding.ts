@@ -66,7 +66,10 @@ export const startTrayShell = (
     endpoint,
     hooks: { ...hooks, showError },
     tray: {
-      setTitle: (title) => tray.setTitle(title),
+      // Text beside the icon exists on macOS (and some Linux panels); Windows shows the tooltip.
+      setTitle: (title) => {
+        if (process.platform !== 'win32') tray.setTitle(title);
+      },
       setToolTip: (text) => tray.setToolTip(text),
       setMenu: (items, onAction) =>
         tray.setContextMenu(Menu.buildFromTemplate(menuTemplate(items, onAction))),
