@@ -24,7 +24,7 @@ import {
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
 import type { ProjectsTable } from '../types';
-import { parseExtra, toIso } from './convert';
+import { toIso } from './convert';
 import {
   dynamicStmt,
   fieldDto,
@@ -36,6 +36,7 @@ import {
   loadFieldDefinitions,
   loadUserRefs,
   refOf,
+  withExtra,
 } from './tasks-read';
 
 export type ProjectRow = ProjectsTable;
@@ -132,8 +133,7 @@ export const projectDtos = (db: Sqlite, rows: readonly ProjectRow[], nowMs: numb
 
   return rows.map((r): Project => {
     const detail = jsonOr<ProjectDetail>(r.detail, {});
-    return {
-      ...parseExtra(r.extra),
+    const dto: Project = {
       tenantId: detail.tenantId ?? null,
       spaceId: r.space_id,
       projectId: r.project_id,
@@ -163,6 +163,8 @@ export const projectDtos = (db: Sqlite, rows: readonly ProjectRow[], nowMs: numb
       spaceName: spaceNames.get(r.space_id) ?? detail.spaceName ?? null,
       customFields: fieldsForScope(defs, r.space_id, r.project_id).map((d) => fieldDto(d, [])),
     };
+    // Fixed shape first, unmodelled fields after (see withExtra): several times faster.
+    return withExtra(dto, r.extra);
   });
 };
 
