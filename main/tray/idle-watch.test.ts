@@ -97,4 +97,20 @@ describe('IdleWatch', () => {
     w.tick(T + 90 * MIN, false);
     expect(w.tick(T + 200 * MIN, false)).toBeNull();
   });
+
+  it('does not ask again about a sleep the system then reports as idle time', () => {
+    const w = new IdleWatch({ idleMinutes: 5 });
+    w.suspend(T);
+    expect(w.resume(T + 60 * MIN, true)).toMatchObject({ reason: 'sleep', to: T + 60 * MIN });
+    // The OS counts the sleep as idle: 61 minutes idle a minute after waking.
+    expect(w.poll(T + 61 * MIN, 61 * 60, true)).toBeNull();
+    expect(w.poll(T + 62 * MIN, 2, true)).toBeNull();
+    // A real absence after the wake is still noticed.
+    expect(w.poll(T + 70 * MIN, 8 * 60, true)).toBeNull();
+    expect(w.poll(T + 80 * MIN, 1, true)).toEqual({
+      reason: 'idle',
+      from: T + 62 * MIN,
+      to: T + 80 * MIN - 1_000,
+    });
+  });
 });

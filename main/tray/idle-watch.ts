@@ -22,6 +22,8 @@ export class IdleWatch {
   private awayFrom: number | null = null;
   private awayReason: AwaySpan['reason'] = 'idle';
   private lastTick: number | null = null;
+  /** The end of the last span answered. */
+  private coveredUntil = Number.NEGATIVE_INFINITY;
 
   constructor(options: IdleWatchOptions) {
     this.idleMs = options.idleMinutes * 60_000;
@@ -35,15 +37,14 @@ export class IdleWatch {
   /** A poll of the system idle time. */
   poll(now: number, idleSeconds: number, timerRunning: boolean): AwaySpan | null {
     if (!timerRunning) return this.reset(now);
-    const lastInput = now - idleSeconds * 1000;
+    // Time already asked about (a sleep some systems count as idle) is not asked about again.
+    const lastInput = Math.max(now - idleSeconds * 1000, this.coveredUntil);
     if (this.awayFrom === null) {
-      if (idleSeconds * 1000 >= this.idleMs) this.begin(lastInput, 'idle');
+      if (now - lastInput >= this.idleMs) this.begin(lastInput, 'idle');
       return null;
     }
     // Input since the absence began: the user is back (at their last input).
-    if (lastInput > this.awayFrom && idleSeconds * 1000 < this.idleMs) {
-      return this.end(Math.max(lastInput, this.awayFrom), now);
-    }
+    if (lastInput > this.awayFrom && now - lastInput < this.idleMs) return this.end(lastInput, now);
     return null;
   }
 
@@ -78,6 +79,7 @@ export class IdleWatch {
     const from = this.awayFrom;
     const reason = this.awayReason;
     this.reset(now);
+    this.coveredUntil = Math.max(this.coveredUntil, to);
     if (from === null || to - from < MIN_AWAY_MS) return null;
     return { reason, from, to };
   }
