@@ -120,7 +120,8 @@ async function launch(): Promise<void> {
   forwardEvents([bridge], () => window?.webContents ?? null);
 
   function showWindow(): void {
-    if (!app.isReady()) return;
+    // Before the host is up there is no bridge to answer the page; the launch opens the window.
+    if (!app.isReady() || !host) return;
     if (!window || window.isDestroyed()) window = createWindow();
     if (window.isMinimized()) window.restore();
     window.show();

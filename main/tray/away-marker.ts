@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { AwaySpan } from './away-edits';
@@ -17,6 +17,7 @@ export const awayMarker = z.object({
 export type AwayMarker = z.infer<typeof awayMarker>;
 
 export const writeAwayMarker = (dir: string, marker: AwayMarker): void => {
+  mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, AWAY_MARKER_FILE), JSON.stringify(awayMarker.parse(marker)));
 };
 
