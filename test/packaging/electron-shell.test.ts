@@ -204,6 +204,30 @@ describe('the Electron main process', () => {
     expect([...s.shortcuts.keys()]).toEqual(['CommandOrControl+Shift+Y']);
   });
 
+  it('tray actions apply at once and wait in the outbox while sync is paused', {
+    timeout: 60_000,
+  }, async () => {
+    const tray = await until('the tray', () => s.trays[0]);
+    await value('sync.pause', {});
+    const start = await until('a start item', () =>
+      tray.menu?.items.find(
+        (i) => i.click && i.label !== 'Open Worktray' && i.label !== 'Quit Worktray',
+      ),
+    );
+    start.click?.();
+    await until('the running timer in the tray', () => tray.tooltip.includes('0:00:0'));
+    const status = await value('sync.status', {});
+    expect(status?.paused).toBe(true);
+    expect(status?.pending).toBeGreaterThanOrEqual(1);
+    await value('sync.resume', {});
+    await until('the outbox to drain', async () => (await value('sync.status', {}))?.pending === 0);
+    const stop = await until('the stop item', () =>
+      tray.menu?.items.find((i) => i.label === 'Stop'),
+    );
+    stop.click?.();
+    await until('the timer to stop', () => tray.tooltip === 'Worktray: no timer running');
+  });
+
   it('a pull bringing an assignment and a mention raises one notice; a click opens the task and marks both read', {
     timeout: 60_000,
   }, async () => {
