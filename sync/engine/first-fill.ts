@@ -12,6 +12,8 @@ export interface MergeOptions {
   signal?: AbortSignal;
   /** Time one transaction may block the event loop. */
   writeBudgetMs?: number;
+  /** Tasks in the first transaction (default 250); later ones are sized to the budget. */
+  firstChunk?: number;
   /** Told the tasks moved so far (a progress bar's second half). */
   onMerged?: (merged: number, total: number) => void;
 }
@@ -46,7 +48,7 @@ export const mergeFirstFill = async (
   }
   const chunks = [...order].map(([taskId, seq]) => ({ taskId, seq }));
   chunks.sort((a, b) => a.taskId - b.taskId);
-  let size = 250;
+  let size = options.firstChunk ?? 250;
   let merged = 0;
   while (merged < chunks.length) {
     check();

@@ -88,6 +88,10 @@ export const stageTaskItems = (
   return { upserted: live.length, deleted: dead.length };
 };
 
+/** Rows in the stage (a task sent twice counts twice). */
+export const stagedTaskCount = (db: Sqlite): number =>
+  (stmt(db, 'SELECT COUNT(*) AS n FROM tasks_stage').get() as { n: number }).n;
+
 /**
  * The staged rows to move, by task id (the last copy of each), ids at or below the highest
  * already moved left out; read `limit` rows per call from `afterSeq` on, so that no call
