@@ -2,27 +2,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BulkTask } from '../../../shared/api';
 import { mergeFirstFill } from '../../engine/first-fill';
 import { PullCancelledError } from '../../engine/progress';
+import { serverDataTables } from '../migrations';
 import type { Sqlite } from '../open';
 import type { Replica } from '../replica';
 import { bulkItems, openTestReplica, type TestReplica } from './read.fixture';
 import { beginFirstFill, firstFillActive, stagedTaskCount, stageTaskItems } from './tasks-stage';
 import { applyTaskItems, writeTasks } from './tasks-write';
 
-const TABLES = [
-  'tasks',
-  'task_tags',
-  'task_owners',
-  'custom_field_values',
-  'checklist_items',
-  'attachments',
-  'users',
-  'custom_fields',
-];
-
-/** Every row of the task tables, in a stable order. */
+/** Every row of server data (the stage included: empty once moved), in a stable order. */
 const dump = (db: Sqlite) =>
   Object.fromEntries(
-    TABLES.map((t) => [
+    serverDataTables.map((t) => [
       t,
       (db.prepare(`SELECT * FROM ${t}`).all() as object[]).map((r) => JSON.stringify(r)).sort(),
     ]),
