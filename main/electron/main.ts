@@ -5,7 +5,16 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, protocol, safeStorage, screen, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  protocol,
+  safeStorage,
+  screen,
+  shell,
+} from 'electron';
 import { settings as settingsSchema } from '../../shared/bridge';
 import { startWorkerHost, type WorkerHost } from '../host/worker-host';
 import { fileTokenVault } from '../services/token-vault';
@@ -41,7 +50,13 @@ if (!app.requestSingleInstanceLock()) {
   } else {
     app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
   }
-  void launch();
+  launch().catch((e: unknown) => {
+    // The host could not start (a corrupt data folder, a port, a bug): say so, do not linger.
+    const message = e instanceof Error ? e.message : String(e);
+    log('start-up failed', message);
+    dialog.showErrorBox('Worktray could not start', message);
+    app.exit(1);
+  });
 }
 
 async function launch(): Promise<void> {

@@ -298,5 +298,6 @@ describe('the Electron main process', () => {
     s.app.quit();
     await until('the second quit', () => s.calls.filter((c) => c === 'quit').length === 2);
     expect(s.calls).toContain('tray destroyed');
+    expect(s.calls.filter((c) => c.startsWith('error box') || c.startsWith('exit'))).toEqual([]);
   });
 });

@@ -60,6 +60,9 @@ class FakeApp extends EventEmitter {
   getAppPath() {
     return s.appPath;
   }
+  exit(code: number) {
+    s.calls.push(`exit ${code}`);
+  }
   quit() {
     s.calls.push('quit');
     this.emit('before-quit', { preventDefault: () => s.calls.push('before-quit prevented') });
@@ -209,6 +212,7 @@ s.powerMonitor = powerMonitor;
 
 export const dialog = {
   showMessageBox: async () => ({ response: s.dialogAnswer }),
+  showErrorBox: (title: string, content: string) => s.calls.push(`error box ${title}: ${content}`),
 };
 
 export const globalShortcut = {
