@@ -113,11 +113,16 @@ function StatusBanner() {
   return null;
 }
 
+function BootstrapProgressLive({ startedAt }: { startedAt: number }) {
+  const sync = useApp((s) => s.sync);
+  return <BootstrapProgress status={sync} startedAt={startedAt} />;
+}
+
 export function App() {
   useTheme();
   const session = useApp((s) => s.session);
   const sessionError = useApp((s) => s.sessionError);
-  const sync = useApp((s) => s.sync);
+  const syncPaused = useApp((s) => s.sync?.paused ?? false);
   const openTaskId = useApp((s) => s.openTaskId);
   const [bootStart] = useState(() => Date.now());
   useEffect(() => connect(), []);
@@ -143,8 +148,8 @@ export function App() {
     body = <SignIn />;
   } else if (session.currentOrgId === null) {
     body = <OrgChoice />;
-  } else if (session.bootstrapping && !(sync?.paused ?? false)) {
-    body = <BootstrapProgress status={sync} startedAt={bootStart} />;
+  } else if (session.bootstrapping && !syncPaused) {
+    body = <BootstrapProgressLive startedAt={bootStart} />;
   } else {
     body = (
       <div className="app">

@@ -43,11 +43,43 @@ export const useApp = create<AppState>((set) => ({
   helpOpen: false,
   newTaskOpen: false,
   go: (route) => set({ route }),
-  openTask: (openTaskId) => set({ openTaskId }),
+  openTask: (openTaskId) =>
+    set({ openTaskId: openTaskId === null ? null : currentTaskId(openTaskId) }),
   set: (patch) => set(patch),
 }));
 
 const entityIdOf = (key: string) => Number(key.slice(key.indexOf(':') + 1));
+
+/**
+ * Local task ids the server has since given ids to. The rekey event can arrive before the
+ * answer of the edit that made the task (they travel apart), so an id is followed when used.
+ */
+const rekeyedTasks = new Map<number, number>();
+export const currentTaskId = (id: number) => rekeyedTasks.get(id) ?? id;
+
+let queuedSync: SyncStatus | null = null;
+let lastSyncJson = '';
+
+/**
+ * Status events can come in bursts (an engine retrying while offline sends dozens a second):
+ * the store takes at most one per frame, and none that says nothing new.
+ */
+function setSyncCoalesced(sync: SyncStatus) {
+  const pending = queuedSync !== null;
+  queuedSync = sync;
+  if (pending) return;
+  const flush = () => {
+    const next = queuedSync;
+    queuedSync = null;
+    if (!next) return;
+    const json = JSON.stringify(next);
+    if (json === lastSyncJson) return;
+    lastSyncJson = json;
+    useApp.setState({ sync: next });
+  };
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(flush);
+  else setTimeout(flush, 0);
+}
 
 /** Loads the session and wires every host event to the store; returns an unsubscribe. */
 export function connect(): () => void {
@@ -59,7 +91,7 @@ export function connect(): () => void {
       if (before?.currentOrgId !== session.currentOrgId || before?.signedIn !== session.signedIn)
         clearCache();
     }),
-    b.on('sync.status', (sync) => useApp.setState({ sync })),
+    b.on('sync.status', (sync) => setSyncCoalesced(sync)),
     b.on('pull.progress', (progress) => {
       const sync = useApp.getState().sync;
       if (sync && progress.mode === 'bootstrap')
@@ -68,8 +100,10 @@ export function connect(): () => void {
     b.on('replica.changed', () => refreshAll()),
     b.on('entity.rekeyed', ({ from, to }) => {
       const { openTaskId } = useApp.getState();
-      if (from.startsWith('task:') && openTaskId === entityIdOf(from))
-        useApp.setState({ openTaskId: entityIdOf(to) });
+      if (from.startsWith('task:')) {
+        rekeyedTasks.set(entityIdOf(from), entityIdOf(to));
+        if (openTaskId === entityIdOf(from)) useApp.setState({ openTaskId: entityIdOf(to) });
+      }
       refreshAll();
     }),
     b.on('upload.progress', ({ mutationId, completedBytes, totalSize }) =>

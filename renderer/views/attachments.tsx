@@ -228,7 +228,7 @@ function FileRow({
         ) : null}
         <IconButton label={`Delete ${a.fileName}`} icon={<IconTrash />} onClick={onDelete} />
       </div>
-      {pct !== null && pct < 100 ? (
+      {pct !== null ? (
         <div
           className="progress"
           role="progressbar"

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AppFixture, axe, launchChromium, removeDir, screenshot, startApp } from './support';
 
 /**
@@ -19,6 +19,11 @@ describe.sequential('the app in Chromium over browser mode', () => {
     page = await browser.newPage({ viewport: { width: 1400, height: 880 } });
     page.on('pageerror', (e) => errors.push(e.message));
   }, 120_000);
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && page)
+      await screenshot(page, `failed-${ctx.task.name}`);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -49,11 +54,15 @@ describe.sequential('the app in Chromium over browser mode', () => {
     expect(errors).toEqual([]);
   }, 90_000);
 
+  const nav = (name: string) =>
+    page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: new RegExp(`^${name}`) });
   const detail = () => page.getByRole('complementary', { name: /^Task:/ });
   const syncedRow = (selector: string) => page.locator(`${selector}[data-sync="synced"]`);
 
   it('creates, edits and completes a task', async () => {
-    await page.getByRole('button', { name: 'Personal tasks' }).click();
+    await nav('Personal tasks').click();
     await page.getByRole('grid', { name: 'Personal tasks' }).waitFor();
     await page.keyboard.press('c');
     const dialog = page.getByRole('dialog', { name: 'New task' });
@@ -152,4 +161,155 @@ describe.sequential('the app in Chromium over browser mode', () => {
     await detail().getByRole('button', { name: 'Start timer' }).waitFor();
     await detail().getByRole('list', { name: 'Time entries' }).waitFor();
   }, 30_000);
+
+  it('works offline and sends every edit when the server is back', async () => {
+    const taskRow = page
+      .locator('[role="row"][data-task-id]')
+      .filter({ hasText: 'Write the e2e report, edited' });
+    await app.server.stop();
+    await nav('Sync').click();
+    // The next background pull (every 2 s here) finds the server gone.
+    await expect
+      .poll(() => page.getByTestId('sync-state').textContent(), { timeout: 20_000 })
+      .toBe('Offline');
+    // Edits while offline: a rename, a reopen, a checklist toggle and a new task.
+    await nav('Personal tasks').click();
+    const title = detail().getByRole('textbox', { name: 'Title' });
+    await title.fill('Write the e2e report, offline');
+    await title.press('Enter');
+    await detail().getByRole('button', { name: 'Reopen' }).click();
+    await detail().getByRole('checkbox', { name: 'Done: Attach screenshots' }).uncheck();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('c');
+    await page
+      .getByRole('dialog', { name: 'New task' })
+      .getByRole('textbox', { name: 'Title' })
+      .fill('Made offline');
+    await page
+      .getByRole('dialog', { name: 'New task' })
+      .getByRole('button', { name: 'Create task' })
+      .click();
+    await detail().waitFor();
+    await page
+      .locator('[role="row"][data-sync="pending"]')
+      .filter({ hasText: 'Made offline' })
+      .waitFor();
+    expect(await taskRow.count()).toBe(0);
+    await page
+      .locator('[role="row"][data-sync="pending"]')
+      .filter({ hasText: 'Write the e2e report, offline' })
+      .waitFor();
+    await page.getByTestId('offline-banner').waitFor();
+    await nav('Sync').click();
+    await expect
+      .poll(async () =>
+        Number((await page.getByTestId('pending-count').textContent())?.match(/\d+/)?.[0] ?? 0),
+      )
+      .toBeGreaterThanOrEqual(3);
+    await screenshot(page, '05-sync-offline');
+    await app.server.start();
+    // Forced: the status line above the button changes while the engine retries.
+    await page.getByRole('button', { name: 'Sync now' }).click({ force: true });
+    await expect
+      .poll(() => page.getByTestId('pending-count').textContent(), { timeout: 30_000 })
+      .toBe('Everything is sent');
+    await expect
+      .poll(() => page.getByTestId('sync-state').textContent(), { timeout: 10_000 })
+      .toBe('Online');
+    await screenshot(page, '06-sync-done');
+    // The server has them: the rows are synced, the new task has its server id.
+    await nav('Personal tasks').click();
+    await syncedRow('[role="row"][data-task-id]')
+      .filter({ hasText: 'Made offline' })
+      .waitFor({ timeout: 10_000 });
+    await syncedRow('[role="row"][data-task-id]')
+      .filter({ hasText: 'Write the e2e report, offline' })
+      .waitFor();
+    const id = Number(
+      await page
+        .locator('[role="row"]')
+        .filter({ hasText: 'Made offline' })
+        .getAttribute('data-task-id'),
+    );
+    expect(id).toBeGreaterThan(0);
+  }, 90_000);
+
+  it('shows a server-refused edit with its error and discards it', async () => {
+    const taskId = Number(
+      await page
+        .locator('[role="row"]')
+        .filter({ hasText: 'Made offline' })
+        .getAttribute('data-task-id'),
+    );
+    // A status the server does not know (statuses are learned from data, so the UI sends it).
+    await page.evaluate(async (id) => {
+      const secret = new URL(location.href).searchParams.get('secret') ?? '';
+      await fetch('/bridge/edits.apply', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-worktray-secret': secret },
+        body: JSON.stringify({ kind: 'task.update', taskId: id, patch: { status: 'Blocked' } }),
+      });
+    }, taskId);
+    await nav('Sync').click();
+    await page.getByRole('button', { name: 'Sync now' }).click({ force: true });
+    const failed = page.locator('.sync-panel li.failed-item[data-state="failed"]');
+    // The open task says so too, beside its fields.
+    await detail().locator('li.failed-item[data-state="failed"]').waitFor({ timeout: 20_000 });
+    await failed.waitFor({ timeout: 20_000 });
+    expect(await failed.textContent()).toMatch(/unknown status/i);
+    await page
+      .locator('[data-testid="sync-badge"]')
+      .filter({ hasText: 'need attention' })
+      .waitFor();
+    await screenshot(page, '07-sync-failed');
+    expect(await axe(page)).toEqual([]);
+    await failed.getByRole('button', { name: 'Discard' }).click();
+    await page.getByText('No failed edits.').waitFor({ timeout: 10_000 });
+    await nav('Personal tasks').click();
+    const row = page.locator('[role="row"]').filter({ hasText: 'Made offline' });
+    await expect.poll(() => row.getAttribute('data-sync')).toBe('synced');
+    expect(await row.getByText('Blocked').count()).toBe(0);
+  }, 60_000);
+
+  it('shows every main view (screenshots, axe)', async () => {
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Mobile App Redesign' }).click();
+    await page.getByRole('grid', { name: 'Mobile App Redesign' }).waitFor();
+    await page.getByRole('button', { name: /Filters/ }).click();
+    await page.getByRole('region', { name: 'Filters' }).waitFor();
+    await screenshot(page, '08-project-list-filters');
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: /Filters/ }).click();
+    await page.getByText('Board', { exact: true }).click();
+    await page.locator('.board-col').first().waitFor();
+    await screenshot(page, '09-board');
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: /^Inbox/ }).click();
+    await page.getByRole('list', { name: 'Notifications' }).waitFor();
+    await screenshot(page, '10-inbox');
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Timesheet' }).click();
+    await page.getByRole('img', { name: /Hours per day/ }).waitFor();
+    await screenshot(page, '11-timesheet');
+    expect(await axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Manage' }).click();
+    await page.getByRole('heading', { name: 'Spaces and projects' }).waitFor();
+    await screenshot(page, '12-spaces');
+    expect(await axe(page)).toEqual([]);
+    await page.keyboard.press('Control+k');
+    await page.getByRole('dialog', { name: 'Command palette' }).waitFor();
+    await page.keyboard.type('mobile');
+    await screenshot(page, '13-palette');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await screenshot(page, '14-shortcuts');
+    await page.keyboard.press('Escape');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByRole('button', { name: 'My tasks' }).click();
+    await page.getByRole('grid', { name: 'My tasks' }).waitFor();
+    await screenshot(page, '15-my-tasks-dark');
+    expect(await axe(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 90_000);
 });
