@@ -12,7 +12,7 @@ import { createApiClient, signIn } from '../sync/api';
 import { catchUpSearchIndex, deferSearchIndex } from '../sync/db/queries/search-index';
 import { beginFirstFill, stageTaskItems } from '../sync/db/queries/tasks-stage';
 import { Replica } from '../sync/db/replica';
-import { mergeFirstFill } from '../sync/engine/first-fill';
+import { mergeFirstFill, withFillCache } from '../sync/engine/first-fill';
 import { pullAll } from '../sync/engine/pull';
 import { printFigures, round, rssSampler, startServerProcess, tempDir } from './lib';
 
@@ -80,11 +80,13 @@ try {
   // task tables in id order, then the search index caught up.
   deferSearchIndex(floorReplica.db);
   beginFirstFill(floorReplica.db);
-  for (const text of pages) {
-    const page = schema.parse(JSON.parse(text));
-    floorReplica.transaction(() => stageTaskItems(floorReplica.db, page.data.items));
-  }
-  await mergeFirstFill(floorReplica);
+  await withFillCache(floorReplica, async () => {
+    for (const text of pages) {
+      const page = schema.parse(JSON.parse(text));
+      floorReplica.transaction(() => stageTaskItems(floorReplica.db, page.data.items));
+    }
+    await mergeFirstFill(floorReplica);
+  });
   await catchUpSearchIndex(floorReplica.db);
   const floorMs = performance.now() - t1;
   const floorCpuMs = cpuMs(process.cpuUsage(cpu1));

@@ -6,7 +6,7 @@ import { readStreamState, type StreamState, writeStreamState } from '../db/queri
 import { beginFirstFill, stageTaskItems } from '../db/queries/tasks-stage';
 import { applyTaskItems } from '../db/queries/tasks-write';
 import type { Replica } from '../db/replica';
-import { mergeFirstFill, nextBatchSize } from './first-fill';
+import { mergeFirstFill, nextBatchSize, withFillCache } from './first-fill';
 import { PullCancelledError, type PullProgress, type StreamResult } from './progress';
 
 type BulkStream = 'tasks' | 'projects';
@@ -111,7 +111,7 @@ export const pullBulkStream = async (
   let next = fetchPage(client, stream, query(state.cursor), options.signal);
   report(false);
   try {
-    return await pageLoop();
+    return await (staged ? withFillCache(replica, pageLoop) : pageLoop());
   } finally {
     // A prefetch abandoned by a cancel or a failed write must not become an unhandled rejection.
     next.catch(() => undefined);

@@ -25,15 +25,34 @@ export const nextBatchSize = (size: number, done: number, spentMs: number, budge
   done > 0 ? clamp(Math.min(size * 2, (done * budgetMs) / Math.max(spentMs, 1)), 50, 5000) : size;
 
 /**
+ * Cache for a first fill, in KiB. The stage and the task tables together outgrow the usual
+ * cache (128 MB), which then fills up and stays in the process; a fill only appends, and reads
+ * each staged row once, so a smaller cache costs it little.
+ */
+const FILL_CACHE_KIB = 32_768;
+
+/** Runs `fn` with the fill's smaller page cache on the replica's connection. */
+export const withFillCache = async <T>(replica: Replica, fn: () => Promise<T>): Promise<T> => {
+  const before = replica.db.pragma('cache_size', { simple: true }) as number;
+  replica.db.pragma(`cache_size = -${FILL_CACHE_KIB}`);
+  try {
+    return await fn();
+  } finally {
+    replica.db.pragma(`cache_size = ${before}`);
+  }
+};
+
+/**
  * Moves a staged first fill (sync/db/queries/tasks-stage.ts) into the task tables in task id
  * order, a chunk sized to the write budget per transaction, yielding between chunks; then
  * empties the stage. Resumes where a kill or a cancel left it. The number of tasks moved.
  */
-export const mergeFirstFill = async (
-  replica: Replica,
-  options: MergeOptions = {},
-): Promise<number> => {
-  if (!firstFillActive(replica.db)) return 0;
+export const mergeFirstFill = (replica: Replica, options: MergeOptions = {}): Promise<number> =>
+  firstFillActive(replica.db)
+    ? withFillCache(replica, () => merge(replica, options))
+    : Promise.resolve(0);
+
+const merge = async (replica: Replica, options: MergeOptions): Promise<number> => {
   const budget = options.writeBudgetMs ?? 40;
   const check = () => {
     if (options.signal?.aborted) throw new PullCancelledError();
