@@ -105,7 +105,11 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
       return true;
     }
     case 'task.delete': {
-      const parent = parentOf(db, id);
+      // Applied again after a pull, the row may be gone already: its path names the parent.
+      const parent =
+        parentOf(db, id) ??
+        ref('task', 'parentTaskId') ??
+        (row.path.subtaskId === undefined ? null : ref('task', 'taskId'));
       const removed = deleteTasks(db, [id]) > 0;
       refreshCounts(db, [parent]);
       return removed;
@@ -136,7 +140,7 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
     }
     case 'checklist.delete': {
       const on = deleteChecklistItem(db, id);
-      refreshCounts(db, [on]);
+      refreshCounts(db, [on ?? ref('task', 'subtaskId') ?? ref('task', 'taskId')]);
       return on !== null;
     }
     case 'attachment.upload': {
@@ -162,7 +166,7 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
       return true;
     case 'attachment.delete': {
       const on = deleteAttachment(db, id);
-      refreshCounts(db, [on]);
+      refreshCounts(db, [on ?? ref('task', 'subtaskId') ?? ref('task', 'taskId')]);
       return on !== null;
     }
     case 'timer.delete':

@@ -8,6 +8,7 @@ import { discard, failPermanently, getMutation, markInflight } from '../outbox';
 import { rollBack } from './rollback';
 import { type EditFixture, editFixture } from './test-support';
 import { timerTruth } from './timers';
+import { refreshCounts } from './write-tasks';
 
 let f: EditFixture;
 beforeEach(() => {
@@ -42,6 +43,8 @@ describe('rollBack', () => {
   });
 
   it('a discarded delete brings the task back with its subtasks, checklist and files', () => {
+    // Counts as the server has them (the fixture leaves subtask 5's at 0).
+    refreshCounts(f.db, [1, 5, 6]);
     const before = taskDetail(f.db, 1, NOW);
     const found = () => searchTasks(f.db, 'spec').map((h) => h.taskId);
     expect(found()).toContain(1);

@@ -16,7 +16,7 @@ import {
 import { isEditBase } from './commit';
 import { applyEffect, foldTimerRow, type UploadBody } from './effects';
 import { reapplyRows } from './reapply';
-import { restoreRows } from './snapshot';
+import { entitiesOf, restoreRows } from './snapshot';
 import { currentId } from './state';
 import * as timers from './timers';
 import { refreshCounts } from './write-tasks';
@@ -48,18 +48,14 @@ const removeCreated = (db: Sqlite, row: QueuedMutation, now: number) => {
 };
 
 /**
- * Tasks whose counts the restored rows change: those they hang on, unless restored themselves
- * (a restored task row carries the server's counts already).
+ * Tasks whose counts the restored rows may change: those they hang on, and the restored tasks
+ * themselves (their copied counts may include rows made offline since).
  */
-const countedTasks = (rows: Record<string, Record<string, unknown>[]>): number[] => {
-  const restored = new Set((rows.tasks ?? []).map((r) => r.task_id));
-  const out: unknown[] = [
-    ...(rows.checklist_items ?? []).map((r) => r.task_id),
-    ...(rows.attachments ?? []).map((r) => r.task_id),
-    ...(rows.tasks ?? []).map((r) => r.parent_task_id),
-  ];
-  return out.filter((v): v is number => typeof v === 'number' && !restored.has(v));
-};
+const countedTasks = (rows: Record<string, Record<string, unknown>[]>): unknown[] => [
+  ...(rows.checklist_items ?? []).map((r) => r.task_id),
+  ...(rows.attachments ?? []).map((r) => r.task_id),
+  ...(rows.tasks ?? []).flatMap((r) => [r.parent_task_id, r.task_id]),
+];
 
 const live = (r: QueuedMutation) => r.state === 'pending' || r.state === 'inflight';
 
@@ -110,7 +106,13 @@ export const rollBack = (
       const first = rows[0];
       if (first && isEditBase(first.base)) {
         restoreRows(db, first.base.rows);
-        refreshCounts(db, countedTasks(first.base.rows));
+        refreshCounts(
+          db,
+          countedTasks(first.base.rows).filter((v): v is number => typeof v === 'number'),
+        );
+        // Rows restored with it (a deleted task's checklist, a deleted item's siblings) get
+        // their own queued edits back on top.
+        for (const key of entitiesOf(first.base.rows)) touched.add(key);
       }
       const rest = mutationsOfEntity(db, entity).filter(
         (r) => live(r) && !rolledBack.has(r.mutationId),

@@ -5,7 +5,7 @@
  */
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
-import type { EntityKind, Json, JsonObject } from '../outbox';
+import { type EntityKey, type EntityKind, entityKey, type Json, type JsonObject } from '../outbox';
 
 /** Table → rows (column → value). */
 export type RowSet = Record<string, JsonObject[]>;
@@ -80,9 +80,22 @@ export const snapshotRows = (db: Sqlite, kind: EntityKind, id: number, deep: boo
     case 'task':
       taskRows(db, [id], deep, out);
       break;
-    case 'checklist':
-      add(out, 'checklist_items', rowsWhere(db, 'checklist_items', 'checklist_id', [id]));
+    case 'checklist': {
+      // Removing an item moves the ones after it up: a delete keeps its siblings' places.
+      const on = deep
+        ? (stmt(db, 'SELECT task_id FROM checklist_items WHERE checklist_id = ?').get(id) as
+            | { task_id: number }
+            | undefined)
+        : undefined;
+      add(
+        out,
+        'checklist_items',
+        on
+          ? rowsWhere(db, 'checklist_items', 'task_id', [on.task_id])
+          : rowsWhere(db, 'checklist_items', 'checklist_id', [id]),
+      );
       break;
+    }
     case 'attachment':
       add(out, 'attachments', rowsWhere(db, 'attachments', 'attachment_id', [id]));
       break;
@@ -109,7 +122,46 @@ export const snapshotRows = (db: Sqlite, kind: EntityKind, id: number, deep: boo
       break;
     }
   }
+  // Rows made offline are not the server's: their own create rows bring them back.
+  return deep && id > 0 ? withoutLocalRows(out) : out;
+};
+
+const idColumns = [
+  'task_id',
+  'checklist_id',
+  'attachment_id',
+  'track_id',
+  'project_id',
+  'space_id',
+];
+
+const withoutLocalRows = (rows: RowSet): RowSet => {
+  const out: RowSet = {};
+  for (const [table, list] of Object.entries(rows)) {
+    const kept = list.filter((r) =>
+      idColumns.every((c) => typeof r[c] !== 'number' || (r[c] as number) > 0),
+    );
+    if (kept.length) out[table] = kept;
+  }
   return out;
+};
+
+/** The entities whose rows a snapshot holds (for re-applying their queued edits). */
+export const entitiesOf = (rows: RowSet): EntityKey[] => {
+  const own: [string, string, EntityKind][] = [
+    ['tasks', 'task_id', 'task'],
+    ['checklist_items', 'checklist_id', 'checklist'],
+    ['attachments', 'attachment_id', 'attachment'],
+    ['timers', 'track_id', 'timer'],
+    ['projects', 'project_id', 'project'],
+    ['spaces', 'space_id', 'space'],
+    ['notifications', 'notification_id', 'notification'],
+  ];
+  return own.flatMap(([table, col, kind]) =>
+    (rows[table] ?? []).flatMap((r) =>
+      typeof r[col] === 'number' ? [entityKey(kind, r[col] as number)] : [],
+    ),
+  );
 };
 
 /** Tables a snapshot may name, with the columns that identify a row for replacing it. */
@@ -129,6 +181,13 @@ const keys: Record<string, readonly string[]> = {
   space_members: ['space_id'],
 };
 
+/** Tables whose rows belong wholly to a row of another (a task's tags, a project's members). */
+const childTables: [string, string, string[]][] = [
+  ['tasks', 'task_id', ['task_tags', 'task_owners', 'custom_field_values']],
+  ['projects', 'project_id', ['project_tags', 'project_members']],
+  ['spaces', 'space_id', ['space_members']],
+];
+
 const isRowSet = (v: Json): v is RowSet =>
   v !== null &&
   typeof v === 'object' &&
@@ -142,11 +201,30 @@ const isRowSet = (v: Json): v is RowSet =>
  */
 export const restoreRows = (db: Sqlite, rows: Json): void => {
   if (!isRowSet(rows)) throw new TypeError('not a row snapshot');
+  const owners = new Map<string, Set<unknown>>();
+  const own = (table: string, ids: unknown[]) => {
+    const set = owners.get(table) ?? new Set();
+    for (const v of ids) set.add(v);
+    owners.set(table, set);
+  };
   for (const [table, list] of Object.entries(rows)) {
     const [col] = keys[table] ?? [];
-    if (!col) continue;
-    const owners = [...new Set(list.map((r) => r[col]))];
-    stmt(db, `DELETE FROM ${table} WHERE ${col} IN ${IN}`).run(JSON.stringify(owners));
+    if (col)
+      own(
+        table,
+        list.map((r) => r[col]),
+      );
+  }
+  // A task without tags had none: its tags now go even when the snapshot lists none.
+  for (const [parent, col, children] of childTables)
+    for (const child of children)
+      own(
+        child,
+        (rows[parent] ?? []).map((r) => r[col]),
+      );
+  for (const [table, ids] of owners) {
+    const [col] = keys[table] ?? [];
+    if (col) stmt(db, `DELETE FROM ${table} WHERE ${col} IN ${IN}`).run(JSON.stringify([...ids]));
   }
   for (const [table, list] of Object.entries(rows)) {
     for (const row of list) {

@@ -10,8 +10,18 @@ import { toIso } from '../db/queries/convert';
 import type { EntityKind, JsonObject } from '../outbox';
 import { serverIdOf } from '../outbox';
 
+/** `not-found`: the edit names an entity the replica does not hold; `invalid`: anything else. */
+export type EditErrorCode = 'invalid' | 'not-found';
+
 export class EditError extends Error {
   override readonly name = 'EditError';
+  readonly code: EditErrorCode;
+
+  /** Without a code, the edit layer's own wording (`… is not in the replica`) says not-found. */
+  constructor(message: string, code?: EditErrorCode) {
+    super(message);
+    this.code = code ?? (/ is not in the replica$/.test(message) ? 'not-found' : 'invalid');
+  }
 }
 
 const USER_KEY = 'edits.user';
