@@ -55,7 +55,7 @@ const apply = (
 };
 
 /** Tasks per page at most: what the client parses and validates in about the write budget. */
-const MAX_TASK_PAGE = 1000;
+const MAX_TASK_PAGE = 500;
 
 /**
  * Pulls one bulk stream to its end: a bootstrap when the stream never completed (resuming at
