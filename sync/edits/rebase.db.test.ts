@@ -180,6 +180,26 @@ describe('reapplyPending', () => {
     expect(readTask(f.db, 10, NOW)?.taskTitle).toBe('Renamed there');
   });
 
+  it("an item the server rewrote with its task gets the server's other fields, and a new base", () => {
+    f.edit({ kind: 'checklist.update', checklistId: 72, patch: { completed: true } });
+    const checklists = serverTask(1).checklists?.map((c) =>
+      c.checklistId === 72 ? { ...c, name: 'Ask Bob', modifiedTime: iso(NOW + HOUR) } : c,
+    );
+    pull(() => applyTaskItems(f.db, [serverTask(1, { checklists })]), ['task:1']);
+    expect(readChecklist(f.db, 1).find((c) => c.checklistId === 72)).toMatchObject({
+      name: 'Ask Bob',
+      completed: true,
+      assigneeId: 1,
+    });
+    const [row] = f.rows();
+    expect(row?.body).toEqual({ name: 'Ask Bob', completed: true, assigneeId: 1 });
+    rollBack(f.db, discard(f.db, row?.mutationId ?? 0).mutations, NOW);
+    expect(readChecklist(f.db, 1).find((c) => c.checklistId === 72)).toMatchObject({
+      name: 'Ask Bob',
+      completed: false,
+    });
+  });
+
   it('rows nobody touched are left alone', () => {
     f.edit({ kind: 'task.update', taskId: 2, patch: { taskTitle: 'Mine' } });
     pull(() => writeTask(f.db, serverTask(3)), ['task:3']);

@@ -24,7 +24,7 @@ import {
 } from '../outbox';
 import { type EditBase, isEditBase, snapshotBase } from './commit';
 import { reapplyRow, rowsToReapply } from './reapply';
-import { currentId, entityExists } from './state';
+import { currentId, entityExists, entityState } from './state';
 import { refreshCounts } from './write-tasks';
 
 const kindOfKey = (key: string) => key.slice(0, key.lastIndexOf(':'));
@@ -108,9 +108,17 @@ export const reapplyPending = (
 
   // The server's copy of each entity it wrote itself, before any local edit goes on top.
   const fresh = new Map<EntityKey, EditBase>();
+  const lastBody = new Map<EntityKey, Json>();
+  for (const r of todo) if (kindSpec(r.kind).effect === 'update') lastBody.set(r.entity, r.body);
   for (const r of todo) {
     const { kind, id } = parseEntityKey(r.entity);
-    if (id > 0 && touches(touched, r.entity) && !fresh.has(r.entity))
+    if (id > 0 && !fresh.has(r.entity) && touches(touched, r.entity))
+      fresh.set(r.entity, snapshotBase(db, kind, id, false));
+    else if (
+      id > 0 &&
+      !fresh.has(r.entity) &&
+      rewrittenWithParent(db, kind, id, lastBody.get(r.entity))
+    )
       fresh.set(r.entity, snapshotBase(db, kind, id, false));
     // A delete the server re-sent the entity for: a rollback must restore this copy.
     const deep = kindSpec(r.kind).effect === 'delete' && id > 0 && touches(touched, r.entity);
@@ -163,6 +171,22 @@ export const reapplyPending = (
   }
   refreshCounts(db, counted);
   return report;
+};
+
+/**
+ * Checklist items come with their task (a bulk page embeds them) and are not named
+ * themselves: one whose row no longer shows the state the queued edit wrote was rewritten by
+ * the server, and is that edit's new base.
+ */
+const rewrittenWithParent = (
+  db: Sqlite,
+  kind: EntityKind,
+  id: number,
+  body: Json | undefined,
+): boolean => {
+  if (kind !== 'checklist' || body === undefined || !isObject(body)) return false;
+  const state = entityState(db, kind, id);
+  return state !== null && Object.keys(body).some((k) => !same(body[k], state[k]));
 };
 
 /** The task whose counts a create changes (a subtask's parent, an item's or a file's task). */
