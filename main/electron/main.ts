@@ -15,7 +15,6 @@ import {
   screen,
   shell,
 } from 'electron';
-import { settings as settingsSchema } from '../../shared/bridge';
 import { startWorkerHost, type WorkerHost } from '../host/worker-host';
 import { fileTokenVault } from '../services/token-vault';
 import {
@@ -115,19 +114,7 @@ async function launch(): Promise<void> {
     { vault, log },
   );
   const bridge = host;
-
-  // Settings changed through the window take effect in the tray, shortcut and idle watch.
-  const endpoint = {
-    call: async (method: string, input: unknown) => {
-      const answer = await bridge.call(method, input);
-      if (method === 'settings.set' && answer.ok) {
-        const parsed = settingsSchema.safeParse(answer.value);
-        if (parsed.success) shell_?.applySettings(parsed.data);
-      }
-      return answer;
-    },
-    subscribe: bridge.subscribe,
-  };
+  const endpoint = bridge;
   bindIpcCalls(ipcMain, endpoint, {
     isOurContents: (contents) => window !== null && contents === window.webContents,
     onRefused: (reason) => log('refused a bridge call', reason),

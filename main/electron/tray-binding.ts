@@ -12,7 +12,7 @@ import type { BridgeEndpoint } from '../bridge/endpoint';
 import { startNotifier } from '../notify/notifier';
 import { AwayController } from '../tray/away-controller';
 import { awayChoices } from '../tray/away-edits';
-import { callBridge } from '../tray/bridge-calls';
+import { callBridge, followSettings } from '../tray/bridge-calls';
 import { TrayController } from '../tray/tray-controller';
 import { menuTemplate } from '../tray/tray-template';
 import { trayIconPng } from './tray-icon';
@@ -47,8 +47,6 @@ const notify = (title: string, body: string, onClick?: () => void) => {
 };
 
 export interface TrayShell {
-  /** Settings changed (through the window): idle minutes, shortcut. */
-  applySettings(settings: Settings): void;
   dispose(): void;
   /** Windows has no powerMonitor `shutdown`; the window's `session-end` says it. */
   sessionEnding(): void;
@@ -135,12 +133,13 @@ export const startTrayShell = (
   };
 
   void controller.start();
+  // Subscribed before the first read, so a change made meanwhile is not missed.
+  const stopFollowing = followSettings(endpoint, applySettings, (m) => hooks.log(m));
   callBridge(endpoint, 'settings.get', {})
     .then(applySettings)
     .catch((e: unknown) => hooks.log(`settings: ${(e as Error).message}`));
 
   return {
-    applySettings,
     sessionEnding: onShutdown,
     dispose() {
       clearInterval(ticker);
@@ -148,6 +147,7 @@ export const startTrayShell = (
       powerMonitor.off('suspend', onSuspend);
       powerMonitor.off('resume', onResume);
       powerMonitor.off('shutdown', onShutdown);
+      stopFollowing();
       stopNotifier();
       controller.dispose();
       if (shortcut) globalShortcut.unregister(shortcut);

@@ -140,7 +140,11 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     'attachments.open': (i) => openAttachment(ctx(), i, options.attachmentUrl ?? null),
 
     'settings.get': () => settings.get(),
-    'settings.set': (patch) => settings.set(patch),
+    'settings.set': async (patch) => {
+      const next = await settings.set(patch);
+      hub.emit('settings.changed', next);
+      return next;
+    },
   };
 
   const dispatcher = registerBridge(bridgeContract, impl, {

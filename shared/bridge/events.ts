@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { entityId } from '../edits/commands';
 import { sessionState } from './session';
+import { settings } from './settings';
 import { pullProgress, syncStatus } from './sync';
 
 /** `task:12`, `checklist:-3`: an entity kind and its (server or local) id; `task:*`: every task. */
@@ -25,6 +26,8 @@ export const bridgeEvents = {
   }),
   'pull.progress': pullProgress,
   'session.changed': sessionState,
+  /** The whole settings record after a `settings.set`, whoever made it (a window, the tray). */
+  'settings.changed': settings,
   /** Notifications new to the replica in a pull (native notifications, badge). */
   'notifications.arrived': z.object({ notificationIds: z.array(z.number().int()) }),
   /** Open a task (deep link, notification click). */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeMethod } from '../../shared/bridge';
 import { bridgeMethodNames } from '../../shared/bridge';
 import { admin } from '../sync/support';
-import { type BridgeFixture, startBridgeFixture } from './support';
+import { type BridgeFixture, eventually, openEvents, startBridgeFixture } from './support';
 
 // Every read method of the bridge through the web binding, against the real engine and the
 // reference server's demo data (signed in through `session.startDemo`, bootstrapped).
@@ -193,14 +193,32 @@ describe('bridge reads over HTTP (demo data, real engine)', () => {
     });
   });
 
-  it('settings.get and settings.set validate and persist', async () => {
-    expect((await call('settings.get', {})).theme).toBe('system');
-    const set = await call('settings.set', { theme: 'dark', idleMinutes: 10 });
-    expect(set).toMatchObject({ theme: 'dark', idleMinutes: 10 });
-    const bad = await f.fail('settings.set', { theme: 'purple', idleMinutes: 0 });
-    expect(bad.code).toBe('invalid-input');
-    expect(bad.fieldErrors?.map((e) => e.field).sort()).toEqual(['idleMinutes', 'theme']);
-    expect(await call('settings.get', {})).toMatchObject({ theme: 'dark', idleMinutes: 10 });
+  it('settings.get and settings.set validate and persist; every set is announced, a refused one not', async () => {
+    const events = await openEvents(f.web);
+    const heard: unknown[] = [];
+    // A second transport (the tray's in-process endpoint) hears what a page set over HTTP.
+    const off = f.services.hub.subscribe((event, payload) => {
+      if (event === 'settings.changed') heard.push(payload);
+    });
+    try {
+      expect((await call('settings.get', {})).theme).toBe('system');
+      const set = await call('settings.set', { theme: 'dark', idleMinutes: 10 });
+      expect(set).toMatchObject({ theme: 'dark', idleMinutes: 10 });
+      const bad = await f.fail('settings.set', { theme: 'purple', idleMinutes: 0 });
+      expect(bad.code).toBe('invalid-input');
+      expect(bad.fieldErrors?.map((e) => e.field).sort()).toEqual(['idleMinutes', 'theme']);
+      expect(await call('settings.get', {})).toMatchObject({ theme: 'dark', idleMinutes: 10 });
+      const shortcut = await call('settings.set', { globalShortcut: null });
+      const sse = await eventually(() => {
+        const got = events.events.filter((e) => e.event === 'settings.changed');
+        return got.length === 2 ? got : undefined;
+      });
+      expect(sse.map((e) => e.payload)).toEqual([set, shortcut]);
+      expect(heard).toEqual([set, shortcut]);
+    } finally {
+      off();
+      await events.close();
+    }
   });
 
   it('every method of the contract is called: reads above, the rest in edits-sync.test.ts', () => {
