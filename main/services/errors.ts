@@ -36,7 +36,9 @@ export const mapServiceError = (error: unknown): BridgeErrorData | null => {
     return { code: 'rejected', message: error.message };
   // The edit layer's refusal of an edit it cannot apply (unknown entity, wrong place): by
   // name, so this mapping does not tie the host to the edit layer's module layout.
-  if (error instanceof Error && error.name === 'EditError')
-    return { code: 'invalid-input', message: error.message };
+  if (error instanceof Error && error.name === 'EditError') {
+    const notFound = (error as { code?: unknown }).code === 'not-found';
+    return { code: notFound ? 'not-found' : 'invalid-input', message: error.message };
+  }
   return null;
 };

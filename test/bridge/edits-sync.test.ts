@@ -74,14 +74,30 @@ describe('bridge edits and sync control over HTTP', () => {
       expect(r.status).toBe(400);
       expect(r.fieldErrors?.length).toBeGreaterThan(0);
     }
-    // Well-formed, but naming what the replica does not hold: the edit layer's words.
+    // Well-formed, but naming what the replica does not hold: not-found, in the edit layer's words.
     expect(
       await f.fail('edits.apply', {
         kind: 'task.update',
         taskId: 987_654,
         patch: { taskTitle: 'x' },
       }),
-    ).toMatchObject({ code: 'invalid-input', message: 'task 987654 is not in the replica' });
+    ).toMatchObject({
+      code: 'not-found',
+      status: 404,
+      message: 'task 987654 is not in the replica',
+    });
+    expect(
+      await f.fail('edits.apply', { kind: 'checklist.delete', checklistId: 987_654 }),
+    ).toMatchObject({ code: 'not-found', message: 'checklist item 987654 is not in the replica' });
+    // Well-formed and naming what exists, yet not applicable: still the input's fault.
+    const [task] = (await f.call('tasks.list', { scope: { kind: 'my' }, limit: 1 })).items;
+    expect(
+      await f.fail('edits.apply', {
+        kind: 'attachment.upload',
+        taskId: task?.taskId ?? 0,
+        files: [{ path: join(f.dataDir, 'no-such-file.txt') }],
+      }),
+    ).toMatchObject({ code: 'invalid-input', status: 400 });
     expect(await f.fail('sync.retry', { mutationId: 987_654 })).toMatchObject({ code: 'rejected' });
     expect({ outbox: rows('outbox'), tasks: rows('tasks') }).toEqual(before);
   });
