@@ -23,6 +23,26 @@ export const hostConfig = z.object({
 });
 export type HostConfig = z.infer<typeof hostConfig>;
 
+/**
+ * The config as a sentence the user can act on when it is wrong (the worker's start-up failure
+ * is shown in a dialog or on the console, so zod's JSON of issues would reach the user).
+ */
+export const readHostConfig = (raw: unknown): HostConfig => {
+  const parsed = hostConfig.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const given = (key: string) =>
+    typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>)[key] : undefined;
+  const sentences = parsed.error.issues.map((issue) => {
+    const key = String(issue.path[0] ?? '');
+    if (key === 'serverUrl')
+      return `WORKTRAY_SERVER (or --server) is ${JSON.stringify(given(key))}, which is not an http(s) URL: set it to the address of your Work-Management service, such as https://work.example.com, or leave it empty to use the built-in demo`;
+    if (key === 'dataDir')
+      return 'no data folder was given: set WORKTRAY_DATA_DIR (or --data) to a folder Worktray may write to';
+    return `the setting ${key || '(config)'} is not valid: ${issue.message}`;
+  });
+  throw new Error(`${[...new Set(sentences)].join('. ')}.`);
+};
+
 export interface Host {
   endpoint: BridgeEndpoint;
   services: Services;

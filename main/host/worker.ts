@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openEngine } from '../../sync/engine/engine';
 import type { TokenVault } from '../services/token-vault';
-import { hostConfig, startHost } from './host';
+import { readHostConfig, startHost } from './host';
 import { type FromWorker, toWorker } from './worker-protocol';
 
 const port = parentPort;
@@ -36,7 +36,7 @@ const log = (message: string, error?: unknown) =>
   post({ type: 'log', message, ...(error === undefined ? {} : { error: describe(error) }) });
 
 const main = async () => {
-  const host = await startHost(hostConfig.parse(workerData), { vault, openEngine, log });
+  const host = await startHost(readHostConfig(workerData), { vault, openEngine, log });
   host.endpoint.subscribe((event, payload) => post({ type: 'event', event, payload }));
   port.on('message', (raw: unknown) => {
     const parsed = toWorker.safeParse(raw);

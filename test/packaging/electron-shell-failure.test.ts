@@ -45,7 +45,11 @@ it('shows why the host could not start and exits with 1', { timeout: 60_000 }, a
     await new Promise((r) => setTimeout(r, 50));
   const box = s.calls.find((c) => c.startsWith('error box')) ?? '';
   expect(box.startsWith('error box Worktray could not start: the host failed to start')).toBe(true);
-  expect(box).toContain('WORKTRAY_SERVER');
+  expect(box).toContain(
+    'WORKTRAY_SERVER (or --server) is "ftp://files.example.com", which is not an http(s) URL',
+  );
+  // A sentence, not zod's JSON of issues.
+  expect(box).not.toMatch(/[[{]/);
   expect(s.calls).toContain('exit 1');
   expect(s.windows).toEqual([]);
   expect(s.trays).toEqual([]);
