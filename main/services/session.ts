@@ -199,6 +199,11 @@ export class SessionService {
         serverUrl = await this.options.demo.start();
       }
       this.record = { ...parsed, serverUrl };
+      // Our own demo server and its known account: a dead refresh token is no reason to ask.
+      if (parsed.demo && parsed.tokens.refreshExpiresAt <= Date.now()) {
+        await this.signInNow(serverUrl, demoAccount.email, demoAccount.password, true);
+        return true;
+      }
       const holder: TokenHolder = {
         latest: {
           tokens: parsed.tokens,
@@ -210,6 +215,7 @@ export class SessionService {
         user: parsed.user,
         organizations: parsed.organizations,
         onTokens: (tokens, identity) => this.onTokens(holder, tokens, identity),
+        onSignedOut: () => this.onSignedOut(holder),
       });
       const client = createApiClient({ baseUrl: serverUrl, orgId: parsed.orgId, session });
       this.activate(session, holder, serverUrl, parsed.demo, client);
@@ -238,6 +244,7 @@ export class SessionService {
     try {
       session = await signIn(serverUrl, email, password, {
         onTokens: (tokens, identity) => this.onTokens(holder, tokens, identity),
+        onSignedOut: () => this.onSignedOut(holder),
       });
     } catch (error) {
       if (isApiClientError(error) && error.kind === 'auth')
@@ -316,6 +323,23 @@ export class SessionService {
     this.active = null;
     a.off();
     await a.engine.close();
+  }
+
+  /**
+   * The server refused the session's refresh token (expired, revoked). The demo signs in to its
+   * embedded server again, in the same org and on the same replica (queued edits go on); a
+   * real service's session stays until the user signs in again.
+   */
+  private onSignedOut(holder: TokenHolder) {
+    if (this.active?.tokens !== holder || !this.active.demo) return;
+    const demo = this.options.demo;
+    if (!demo) return;
+    this.serial(async () => {
+      // Signed out, switched or signed in again meanwhile: that session is no longer ours.
+      if (this.active?.tokens !== holder) return;
+      const url = await demo.start();
+      await this.signInNow(url, demoAccount.email, demoAccount.password, true);
+    }).catch((error: unknown) => this.background('signing in to the demo again failed', error));
   }
 
   /** A sign-in's first pair waits for `persist` (the org is not chosen yet); refreshes save at once. */
