@@ -458,7 +458,8 @@ afterAll(async () => {
 
 // ---- the battery -------------------------------------------------------------------------
 
-describe('replica lists = server lists', () => {
+// Thousands of HTTP round trips per test: generous on a loaded machine.
+describe('replica lists = server lists', { timeout: 120_000 }, () => {
   it('covers every list the battery names', () => {
     const [org1, org2] = orgs;
     expect(org1?.taskTargets.filter((t) => t.scope.kind === 'project').length).toBeGreaterThan(5);
