@@ -26,6 +26,8 @@ interface AppState {
   paletteOpen: boolean;
   helpOpen: boolean;
   newTaskOpen: boolean;
+  /** The main view has painted its first answer: secondary reads may start. */
+  mainReady: boolean;
   go: (route: Route) => void;
   openTask: (taskId: number | null) => void;
   set: (patch: Partial<AppState>) => void;
@@ -42,6 +44,7 @@ export const useApp = create<AppState>((set) => ({
   paletteOpen: false,
   helpOpen: false,
   newTaskOpen: false,
+  mainReady: false,
   go: (route) => set({ route }),
   openTask: (openTaskId) =>
     set({ openTaskId: openTaskId === null ? null : currentTaskId(openTaskId) }),

@@ -12,7 +12,8 @@ import { patchAll, refreshAll } from './query';
  */
 export async function applyEdit(cmd: EditCommand): Promise<EditResult | null> {
   const patch = optimisticPatch(cmd);
-  if (patch) patchAll((_method, data) => patch(data));
+  if (patch)
+    patchAll((method, data) => (patch.methods.includes(method) ? patch.apply(data) : data));
   try {
     const result = await bridge().invoke('edits.apply', cmd);
     refreshAll();

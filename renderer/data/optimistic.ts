@@ -43,8 +43,29 @@ const REMOVE = Symbol('remove');
 
 const pending = { sync: 'pending' };
 
-/** The optimistic change of one edit, as a function over any cached answer. */
-export function optimisticPatch(cmd: EditCommand): ((data: unknown) => unknown) | null {
+/** Which cached answers can hold each kind of entity (the rest are not walked). */
+const holders: Record<string, readonly string[]> = {
+  task: ['tasks.list', 'tasks.detail', 'tasks.myTasks', 'projects.board'],
+  checklist: ['tasks.detail'],
+  attachment: ['tasks.detail'],
+  notification: ['notifications.list'],
+  project: ['spaces.tree', 'projects.get'],
+  space: ['spaces.tree'],
+};
+
+export interface OptimisticPatch {
+  methods: readonly string[];
+  apply: (data: unknown) => unknown;
+}
+
+/** The optimistic change of one edit, and the cached answers it applies to. */
+export function optimisticPatch(cmd: EditCommand): OptimisticPatch | null {
+  const apply = patchFor(cmd);
+  if (!apply) return null;
+  return { methods: holders[cmd.kind.slice(0, cmd.kind.indexOf('.'))] ?? [], apply };
+}
+
+function patchFor(cmd: EditCommand): ((data: unknown) => unknown) | null {
   switch (cmd.kind) {
     case 'task.update': {
       const { owners, ...rest } = cmd.patch;

@@ -117,6 +117,9 @@ export function useQuery<M extends BridgeMethod>(
   const slot = enabled ? slotFor(method, input) : null;
   useEffect(() => {
     if (!slot) return;
+    // An answer kept from an earlier visit paints at once and is read again behind it: changes
+    // made while nobody watched it did not refresh it.
+    if (slot.refs === 0 && slot.entry.data !== undefined && !slot.entry.loading) void read(slot);
     slot.refs++;
     if (slot.dropTimer) clearTimeout(slot.dropTimer);
     slot.dropTimer = null;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { UserRef } from '../../shared/api/common';
 import type { ChecklistRow } from '../../shared/bridge';
 import type { EditCommand } from '../../shared/edits/commands';
@@ -81,8 +81,15 @@ function ChecklistItemRow({
   const [name, setName] = useState(item.name);
   const [editing, setEditing] = useState(false);
   const shown = editing ? name : item.name;
+  // Escape blurs the field too; that blur must not save what Escape threw away.
+  const cancelled = useRef(false);
   const commit = () => {
     setEditing(false);
+    if (cancelled.current) {
+      cancelled.current = false;
+      setName(item.name);
+      return;
+    }
     const next = name.trim();
     if (next && next !== item.name)
       onEdit({ kind: 'checklist.update', checklistId: item.checklistId, patch: { name: next } });
@@ -120,8 +127,7 @@ function ChecklistItemRow({
         onKeyDown={(e) => {
           if (e.key === 'Enter') e.currentTarget.blur();
           if (e.key === 'Escape') {
-            setName(item.name);
-            setEditing(false);
+            cancelled.current = true;
             e.currentTarget.blur();
           }
         }}

@@ -1,9 +1,14 @@
+import { useApp } from '../data/app-store';
 import { useQuery } from '../data/query';
 import { TaskListView } from './task-list-view';
 
 /** Everything the user owns, with what is overdue, due today and coming up counted on top. */
 export function MyTasks() {
-  const q = useQuery('tasks.myTasks', { limit: 1 });
+  const q = useQuery(
+    'tasks.myTasks',
+    { limit: 1 },
+    useApp((s) => s.mainReady),
+  );
   const c = q.data?.counts;
   const header = c ? (
     <div className="project-strip row">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type Route, useApp } from '../data/app-store';
 import { bridge } from '../data/bridge';
 import { clearCache, useQuery } from '../data/query';
@@ -74,10 +74,22 @@ function SyncBadge() {
   );
 }
 
+function useDeferredReady() {
+  const mainReady = useApp((s) => s.mainReady);
+  const [late, setLate] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setLate(true), 400);
+    return () => clearTimeout(t);
+  }, []);
+  return mainReady || late;
+}
+
 export function Sidebar() {
   const session = useApp((s) => s.session);
-  const unread = useQuery('notifications.unreadCount', {});
-  const tree = useQuery('spaces.tree', {});
+  // The list the user opened comes first; the tree (large in a big org) right after it.
+  const ready = useDeferredReady();
+  const unread = useQuery('notifications.unreadCount', {}, ready);
+  const tree = useQuery('spaces.tree', {}, ready);
   const [closed, setClosed] = useState<Record<number, boolean>>({});
   const orgs = session?.organizations ?? [];
   const org = orgs.find((o) => o.orgId === session?.currentOrgId);

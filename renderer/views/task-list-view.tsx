@@ -22,6 +22,8 @@ export interface TaskListViewProps {
   header?: React.ReactNode;
 }
 
+const openTask = (id: number) => useApp.getState().openTask(id);
+
 const sameScope = (a: BridgeTaskScope, b: BridgeTaskScope) =>
   JSON.stringify(a) === JSON.stringify(b);
 
@@ -36,9 +38,15 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
   const settings = useApp((s) => s.settings);
   const projectId = scope.kind === 'project' ? scope.projectId : undefined;
 
-  const counts = useQuery('tasks.statusCounts', { scope });
-  const users = useQuery('users.list', {});
-  const fields = useQuery('customFields.forScope', projectId === undefined ? {} : { projectId });
+  // The rows first: what the filters and extra columns need is read right after them.
+  const ready = useApp((s) => s.mainReady) || showFilters;
+  const counts = useQuery('tasks.statusCounts', { scope }, ready);
+  const users = useQuery('users.list', {}, ready);
+  const fields = useQuery(
+    'customFields.forScope',
+    projectId === undefined ? {} : { projectId },
+    ready,
+  );
   const sample = useQuery('tasks.list', { scope, limit: 500 }, showFilters);
   const clean = useMemo(() => cleanFilter(filter), [filter]);
 
@@ -147,8 +155,8 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
           groupByStatus={grouped}
           customFields={projectId === undefined ? [] : (fields.data?.fields ?? [])}
           selectedId={selected}
-          onSelect={(id) => useApp.getState().openTask(id)}
-          onOpen={(id) => useApp.getState().openTask(id)}
+          onSelect={openTask}
+          onOpen={openTask}
         />
       </div>
       <SaveViewDialog

@@ -10,6 +10,7 @@ import type {
   BridgeTaskSort,
   TaskRow,
 } from '../../shared/bridge';
+import { useApp } from '../data/app-store';
 import { applyEdit } from '../data/edits';
 import { useQuery } from '../data/query';
 import { initials, shortDate, userName } from '../lib/format';
@@ -102,6 +103,9 @@ export function TaskTable(props: TaskTableProps) {
   const template = columns.map((c) => c.width).join(' ');
 
   const first = usePage(props, 0, true);
+  useEffect(() => {
+    if (first.data && !useApp.getState().mainReady) useApp.setState({ mainReady: true });
+  }, [first.data]);
   const total = first.data?.total ?? 0;
   const virtualizer = useVirtualizer({
     count: total,
@@ -114,6 +118,9 @@ export function TaskTable(props: TaskTableProps) {
   const endPage = Math.floor((items[items.length - 1]?.index ?? 0) / PAGE);
   const a = usePage(props, startPage, startPage > 0);
   const b = usePage(props, endPage, endPage > 0 && endPage !== startPage);
+  // The page after the window is read ahead, so a scroll finds its rows already here.
+  const ahead = endPage + 1;
+  const c = usePage(props, ahead, ahead * PAGE < total);
 
   // Rows seen stay until replaced, so a page being re-read never blanks the screen.
   const rows = useRef(new Map<number, TaskRow>());
@@ -127,6 +134,7 @@ export function TaskTable(props: TaskTableProps) {
     [0, first],
     [startPage, a],
     [endPage, b],
+    [ahead, c],
   ] as const) {
     entry.data?.items.forEach((t, i) => {
       rows.current.set(page * PAGE + i, t);
