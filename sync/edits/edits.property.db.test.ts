@@ -6,7 +6,6 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Sqlite } from '../db/open';
 import { replaceSpaces } from '../db/queries/projects-write';
 import { bulkItems, NOW, spaceDto } from '../db/queries/read.fixture';
 import { applyTaskItems } from '../db/queries/tasks-write';
@@ -14,26 +13,9 @@ import { allMutations, discard } from '../outbox';
 import { installRebase } from './rebase';
 import { rollBack } from './rollback';
 import { EditError } from './state';
-import { type EditFixture, editFixture } from './test-support';
+import { dumpServerData, type EditFixture, editFixture } from './test-support';
 
-const serverTables = [
-  'tasks',
-  'task_tags',
-  'task_owners',
-  'custom_field_values',
-  'checklist_items',
-  'attachments',
-  'timers',
-  'spaces',
-  'space_members',
-  'projects',
-  'project_tags',
-  'project_members',
-];
-const dump = (db: Sqlite) =>
-  Object.fromEntries(
-    serverTables.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()]),
-  );
+const dump = dumpServerData;
 
 type Step =
   | { op: 'edit'; command: Record<string, unknown> }

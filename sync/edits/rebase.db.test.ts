@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BulkTask } from '../../shared/api';
 import { readTimer, unreadCount } from '../db/queries/activity-read';
 import { replaceActiveTimers, writeNotification } from '../db/queries/activity-write';
 import { readProject } from '../db/queries/projects-read';
 import { replaceSpaces } from '../db/queries/projects-write';
-import { bulkItems, HOUR, iso, NOW, spaceDto } from '../db/queries/read.fixture';
+import { HOUR, iso, NOW, spaceDto } from '../db/queries/read.fixture';
 import { readSpace } from '../db/queries/spaces-read';
 import { readTask } from '../db/queries/tasks-read';
 import { applyTaskItems, writeTask } from '../db/queries/tasks-write';
@@ -12,7 +11,7 @@ import { readChecklist } from '../db/queries/views';
 import { discard, outboxStatus } from '../outbox';
 import { installRebase, mergeFields } from './rebase';
 import { rollBack } from './rollback';
-import { type EditFixture, editFixture } from './test-support';
+import { type EditFixture, editFixture, serverTask } from './test-support';
 
 let f: EditFixture;
 beforeEach(() => {
@@ -20,12 +19,6 @@ beforeEach(() => {
   installRebase(f.replica, () => NOW);
 });
 afterEach(() => f.close());
-
-const serverTask = (taskId: number, change: Partial<BulkTask> = {}): BulkTask => {
-  const t = bulkItems().find((x) => x.taskId === taskId);
-  if (!t) throw new Error(`no fixture task ${taskId}`);
-  return { ...t, ...change };
-};
 
 /** A pull writing server rows, the way pull.ts does: inside a replica transaction. */
 const pull = (write: () => void, keys: string[]) =>

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BulkTask } from '../../shared/api';
-import { bulkItems, NOW } from '../db/queries/read.fixture';
+import { NOW } from '../db/queries/read.fixture';
 import { readTask } from '../db/queries/tasks-read';
 import { applyTaskItems } from '../db/queries/tasks-write';
 import { readChecklist } from '../db/queries/views';
@@ -8,7 +7,7 @@ import { markConflict } from '../outbox';
 import { installRebase } from './rebase';
 import { recreate } from './recreate';
 import { EditError } from './state';
-import { type EditFixture, editFixture } from './test-support';
+import { type EditFixture, editFixture, serverTask } from './test-support';
 
 let f: EditFixture;
 beforeEach(() => {
@@ -16,12 +15,6 @@ beforeEach(() => {
   installRebase(f.replica, () => NOW);
 });
 afterEach(() => f.close());
-
-const serverTask = (taskId: number, change: Partial<BulkTask> = {}): BulkTask => {
-  const t = bulkItems().find((x) => x.taskId === taskId);
-  if (!t) throw new Error(`no fixture task ${taskId}`);
-  return { ...t, ...change };
-};
 
 const serverDeletes = (...taskIds: number[]) =>
   f.replica.transaction(() => {

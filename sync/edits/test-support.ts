@@ -2,8 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BulkTask } from '../../shared/api';
 import type { Sqlite } from '../db/open';
-import { NOW, seedReplica } from '../db/queries/read.fixture';
+import { bulkItems, NOW, seedReplica } from '../db/queries/read.fixture';
 import { Replica } from '../db/replica';
 import { allMutations, type QueuedMutation } from '../outbox';
 import { applyEdit, type EditContext } from './apply';
@@ -39,23 +40,40 @@ export const editFixture = (seed = true): EditFixture => {
   };
 };
 
-/** Every row of every table the edits write, to prove an edit changed nothing. */
-export const dumpReplica = (db: Sqlite): string =>
-  JSON.stringify(
-    [
-      'tasks',
-      'task_tags',
-      'task_owners',
-      'custom_field_values',
-      'checklist_items',
-      'attachments',
-      'timers',
-      'notifications',
-      'spaces',
-      'projects',
-      'project_tags',
-      'project_members',
-      'outbox',
-      'outbox_files',
-    ].map((t) => db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()),
+/** The tables of server data the edits write. */
+export const serverTables = [
+  'tasks',
+  'task_tags',
+  'task_owners',
+  'custom_field_values',
+  'checklist_items',
+  'attachments',
+  'timers',
+  'notifications',
+  'spaces',
+  'space_members',
+  'projects',
+  'project_tags',
+  'project_members',
+];
+
+/** Server-data tables, row by row (a diff shows what changed). */
+export const dumpServerData = (db: Sqlite): Record<string, unknown[]> =>
+  Object.fromEntries(
+    serverTables.map((t) => [t, db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all()]),
   );
+
+/** Every row of every table the edits write, the outbox's too, to prove an edit changed nothing. */
+export const dumpReplica = (db: Sqlite): string =>
+  JSON.stringify({
+    ...dumpServerData(db),
+    outbox: db.prepare('SELECT * FROM outbox ORDER BY 1').all(),
+    outbox_files: db.prepare('SELECT * FROM outbox_files ORDER BY 1, 2').all(),
+  });
+
+/** The read fixture's bulk task `taskId` as the server sends it, with `change`. */
+export const serverTask = (taskId: number, change: Partial<BulkTask> = {}): BulkTask => {
+  const t = bulkItems().find((x) => x.taskId === taskId);
+  if (!t) throw new Error(`no fixture task ${taskId}`);
+  return { ...t, ...change };
+};
