@@ -98,6 +98,21 @@ describe('a staged first fill', () => {
     expect(firstFillActive(r.db)).toBe(false);
   });
 
+  it('starts over, whole, when the server data is wiped in the middle of a move', async () => {
+    const items = bulkItems();
+    const r = open();
+    stageInPages(r, items);
+    const abort = new AbortController();
+    await expect(
+      mergeFirstFill(r, { firstChunk: 3, signal: abort.signal, onMerged: () => abort.abort() }),
+    ).rejects.toBeInstanceOf(PullCancelledError);
+    // A re-bootstrap: the server data goes, and the export is staged again from its start.
+    r.wipeServerData();
+    stageInPages(r, items);
+    await mergeFirstFill(r);
+    expect(dump(r.db)).toEqual(direct(items));
+  });
+
   it('does not overwrite a task written meanwhile from a fresher answer', async () => {
     const items = bulkItems();
     const [first] = items;

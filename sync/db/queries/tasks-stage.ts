@@ -31,12 +31,17 @@ const mergedKey = 'tasks_first_fill_merged';
  * Starts a staged first fill when the replica holds no server task yet (local ones, not yet
  * pushed, have negative ids); true while one is under way, including one resumed.
  */
-export const beginFirstFill = (db: Sqlite): boolean => {
-  if (firstFillActive(db)) return true;
-  if (stmt(db, 'SELECT 1 FROM tasks WHERE task_id > 0 LIMIT 1').get()) return false;
-  stmt(db, 'INSERT OR REPLACE INTO replica_info (key, value) VALUES (?, ?)').run(firstFillKey, '1');
-  return true;
-};
+export const beginFirstFill = (db: Sqlite): boolean =>
+  db.transaction(() => {
+    const active = firstFillActive(db);
+    if (!active && stmt(db, 'SELECT 1 FROM tasks WHERE task_id > 0 LIMIT 1').get()) return false;
+    // Pages are (still) being staged, so no move has begun for this stage; a mark left by a
+    // move that a re-bootstrap (a wipe) cut short would skip the new stage's lower ids.
+    stmt(db, 'DELETE FROM replica_info WHERE key = ?').run(mergedKey);
+    if (!active)
+      stmt(db, 'INSERT INTO replica_info (key, value) VALUES (?, ?)').run(firstFillKey, '1');
+    return true;
+  })();
 
 export const firstFillActive = (db: Sqlite): boolean =>
   stmt(db, 'SELECT 1 FROM replica_info WHERE key = ?').get(firstFillKey) !== undefined;
