@@ -1,8 +1,20 @@
 /**
- * The optimistic edit layer between a user's edit and the outbox: `applyEdit` (apply locally
- * and queue, one transaction), `reapplyPending` / `installRebase` (pending edits survive a
- * pull), `rollBack` (a refused or discarded edit gives the server's rows back), `recreate`
- * (an edit of something deleted on the server becomes a create), and timer truth.
+ * The optimistic edit layer between a user's edit and the outbox:
+ * - `applyEdit`: the edit applied to the replica and queued, in one transaction;
+ * - `reapplyPending` / `installRebase`: queued edits go back on top of every server write
+ *   (per-field last writer wins, conflict when the server deleted the entity); call
+ *   `reapplyPending(db, new Set([row.entity]), now)` after `retryFailed` to show the edit again;
+ * - `rollBack`: a refused or discarded edit gives the server's rows back;
+ * - `recreate`: an edit of something deleted on the server becomes a create;
+ * - `timerTruth` / `forgetTimerTruth`: what the user saw of a timer, for `updateTimer`.
+ *
+ * What the rows it queues hold, beyond the request:
+ * - `base` (`EditBase`): `{ state, modifiedTime, rows }`, the server's editable state, its
+ *   modifiedTime, and the raw replica rows (a delete's with what it removed);
+ * - an upload's body: `{ localIds, files: [{ fileName, size, contentType }] }` (multipart:
+ *   never sent), one local attachment id per file in order;
+ * - pause, resume, stop: `{ at }`, when the user pressed (the API client sends only the
+ *   schema's fields: nothing for pause and resume, `{}` for stop).
  */
 export type { EditContext } from './apply';
 export { applyEdit } from './apply';
