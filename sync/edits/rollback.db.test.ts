@@ -4,7 +4,8 @@ import { NOW } from '../db/queries/read.fixture';
 import { searchTasks } from '../db/queries/search';
 import { readTask } from '../db/queries/tasks-read';
 import { readChecklist, readTaskAttachments, taskDetail } from '../db/queries/views';
-import { discard, failPermanently, getMutation, markInflight } from '../outbox';
+import { discard, failPermanently, getMutation, markInflight, retryFailed } from '../outbox';
+import { reapplyPending } from './rebase';
 import { rollBack } from './rollback';
 import { type EditFixture, editFixture } from './test-support';
 import { timerTruth } from './timers';
@@ -40,6 +41,16 @@ describe('rollBack', () => {
     expect(readTask(f.db, 2, NOW)).toEqual(before);
     // The failed edit stays visible until the user retries or discards it.
     expect(f.rows().map((m) => m.state)).toEqual(['failed']);
+  });
+
+  it('a retried edit shows again once re-applied', () => {
+    const r = f.edit({ kind: 'task.update', taskId: 2, patch: { taskTitle: 'again' } });
+    failAndRollBack(r.mutationId);
+    expect(readTask(f.db, 2, NOW)?.taskTitle).toBe('Review the SPEC');
+    retryFailed(f.db, r.mutationId ?? 0, NOW);
+    reapplyPending(f.db, new Set([`task:2`]), NOW);
+    expect(readTask(f.db, 2, NOW)?.taskTitle).toBe('again');
+    expect(f.rows()[0]).toMatchObject({ state: 'pending', body: { taskTitle: 'again' } });
   });
 
   it('a discarded delete brings the task back with its subtasks, checklist and files', () => {
