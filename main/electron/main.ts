@@ -23,6 +23,7 @@ import {
   appSchemePrivileges,
   createAppProtocolHandler,
 } from './app-protocol';
+import { hostOpensAttachments } from './attachment-opener';
 import { DEEP_LINK_SCHEME, deepLinkFromArgv, parseDeepLink } from './deep-link';
 import { bindIpcCalls, forwardEvents } from './ipc-transport';
 import { safeStorageTokenVault } from './safe-storage-vault';
@@ -114,7 +115,11 @@ async function launch(): Promise<void> {
     { vault, log },
   );
   const bridge = host;
-  const endpoint = bridge;
+  // The window, tray and notices call through this: attachments open with the system's app.
+  const endpoint = hostOpensAttachments(bridge, {
+    openPath: (file) => shell.openPath(file),
+    dir: path.join(dataDir, 'opened-attachments'),
+  });
   bindIpcCalls(ipcMain, endpoint, {
     isOurContents: (contents) => window !== null && contents === window.webContents,
     onRefused: (reason) => log('refused a bridge call', reason),

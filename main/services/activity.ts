@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TimerRecord } from '../../shared/api/timers';
-import type { BridgeParsedInput } from '../../shared/bridge';
+import type { AttachmentFile, BridgeParsedInput } from '../../shared/bridge';
 import { BridgeError } from '../../shared/bridge/define';
 import { stmt } from '../../sync/db/kysely';
 import { activeTimer, notificationDto, unreadCount } from '../../sync/db/queries/activity-read';
 import type { NotificationsTable } from '../../sync/db/types';
+import { serverIdOf, stagedFiles } from '../../sync/outbox';
 import type { ReadContext } from './context';
 import { withMark, withMarks } from './marks';
 
@@ -115,31 +118,62 @@ export const recentTasks = (ctx: ReadContext) => ({
   }[],
 });
 
+/** The staged copy of an upload still in the outbox that made attachment `localId`. */
+const stagedCopy = (ctx: ReadContext, localId: number) => {
+  const at = stmt(
+    ctx.db,
+    `SELECT o.mutation_id AS mutationId, j.key AS position
+       FROM outbox o, json_each(o.body, '$.localIds') j
+      WHERE o.kind = 'attachment.upload' AND j.value = ?`,
+  ).get(localId) as { mutationId: number; position: number } | undefined;
+  if (!at) return undefined;
+  return stagedFiles(ctx.db, at.mutationId).find((f) => f.position === at.position);
+};
+
 export const openAttachment = async (
   ctx: ReadContext,
   input: BridgeParsedInput<'attachments.open'>,
   urlOf: ((attachmentId: number) => string) | null,
-) => {
-  const row = stmt(ctx.db, 'SELECT file_name FROM attachments WHERE attachment_id = ?').get(
-    input.attachmentId,
-  ) as { file_name: string } | undefined;
+): Promise<AttachmentFile> => {
+  // A local id whose upload finished names the server's attachment now (a view that has not
+  // followed the rekey yet still asks by the local id).
+  const id =
+    input.attachmentId < 0
+      ? (serverIdOf(ctx.db, 'attachment', input.attachmentId) ?? input.attachmentId)
+      : input.attachmentId;
+  const row = stmt(ctx.db, 'SELECT file_name FROM attachments WHERE attachment_id = ?').get(id) as
+    | { file_name: string }
+    | undefined;
   if (!row)
     throw new BridgeError({
       code: 'not-found',
       message: `attachment ${input.attachmentId} is not in this org's data`,
     });
-  if (input.attachmentId < 0)
-    throw new BridgeError({
-      code: 'not-found',
-      message: `${row.file_name} is still being uploaded; it opens once the upload is done`,
-    });
-  const file = await ctx.engine.lazy.attachmentContent(input.attachmentId);
+  const answer = { url: urlOf ? urlOf(input.attachmentId) : null, fileName: row.file_name };
+  if (id < 0) {
+    const staged = stagedCopy(ctx, id);
+    const path = staged ? join(ctx.engineDir, staged.path) : null;
+    if (!staged || !path || !existsSync(path))
+      throw new BridgeError({
+        code: 'not-found',
+        message: `${row.file_name} is no longer queued for upload, and its copy is gone`,
+      });
+    return {
+      ...answer,
+      path,
+      contentType: staged.contentType,
+      size: staged.size,
+      source: 'outbox',
+      openedByHost: false,
+    };
+  }
+  const file = await ctx.engine.lazy.attachmentContent(id);
   return {
+    ...answer,
     path: file.path,
-    url: urlOf ? urlOf(input.attachmentId) : null,
-    fileName: row.file_name,
     contentType: file.contentType,
     size: file.size,
     source: file.source,
+    openedByHost: false,
   };
 };

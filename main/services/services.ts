@@ -68,7 +68,13 @@ export const createServices = async (options: ServicesOptions): Promise<Services
 
   const ctx = (): ReadContext => {
     const a = session.require();
-    return { db: a.engine.replica.db, userId: a.userId, now: now(), engine: a.engine };
+    return {
+      db: a.engine.replica.db,
+      userId: a.userId,
+      now: now(),
+      engine: a.engine,
+      engineDir: a.engineDir,
+    };
   };
   const engine = () => session.require().engine;
   const status = () => statusView(engine().status());

@@ -60,6 +60,8 @@ export interface Active {
   orgId: number;
   userId: number;
   engine: SyncEngine;
+  /** The engine's data dir: replicas, cached attachments, staged upload copies. */
+  engineDir: string;
   off: () => void;
 }
 
@@ -282,8 +284,9 @@ export class SessionService {
   ) {
     const userId = session.user?.userId;
     if (userId === undefined) throw new Error('a signed-in session always knows its user');
+    const engineDir = join(this.options.dataDir, 'replicas');
     const engine = this.options.openEngine({
-      dataDir: join(this.options.dataDir, 'replicas'),
+      dataDir: engineDir,
       client,
       userId,
       ...(this.options.pullIntervalMs ? { pullIntervalMs: this.options.pullIntervalMs } : {}),
@@ -311,6 +314,7 @@ export class SessionService {
       orgId: client.orgId,
       userId,
       engine,
+      engineDir,
       off,
     };
     this.bootstrapping = engine.status().bootstrap !== null;

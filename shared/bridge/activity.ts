@@ -39,6 +39,17 @@ export const recentTask = z.object({
 
 const DAY_MS = 86_400_000;
 
+export const attachmentFile = z.object({
+  path: z.string(),
+  url: z.string().nullable(),
+  fileName: z.string(),
+  contentType: z.string().nullable(),
+  size: z.number().int().min(0),
+  source: z.enum(['network', 'cache', 'outbox']),
+  openedByHost: z.boolean(),
+});
+export type AttachmentFile = z.infer<typeof attachmentFile>;
+
 export const activityMethods = {
   'notifications.list': method(
     z.strictObject({ unreadOnly: z.boolean().default(false), ...listWindow }),
@@ -66,18 +77,10 @@ export const activityMethods = {
   /** The five tasks most recently timed (for the tray and quick start). */
   'timers.recentTasks': method(noInput, z.object({ tasks: z.array(recentTask) })),
   /**
-   * The attachment's content as a local file (downloaded once, then served from the cache).
-   * `url` is set where the UI cannot open a path itself (browser mode).
+   * The attachment's content as a local file (downloaded once, then served from the cache; one
+   * still uploading, negative id, from its copy in the outbox). `url` is set where the UI opens
+   * it itself (browser mode); `openedByHost`: the host already opened it with the system's app
+   * (Electron), and the UI has nothing more to do.
    */
-  'attachments.open': method(
-    z.strictObject({ attachmentId: entityId }),
-    z.object({
-      path: z.string(),
-      url: z.string().nullable(),
-      fileName: z.string(),
-      contentType: z.string().nullable(),
-      size: z.number().int().min(0),
-      source: z.enum(['network', 'cache']),
-    }),
-  ),
+  'attachments.open': method(z.strictObject({ attachmentId: entityId }), attachmentFile),
 };

@@ -167,6 +167,31 @@ describe('the Electron main process', () => {
     expect(await errorCode('session.state', {}, iframe)).toBe('forbidden');
   });
 
+  it('opens an attachment asked for over IPC with the system app, from a copy under its name', {
+    timeout: 90_000,
+  }, async () => {
+    const attachment = await until('an attachment', async () => {
+      const list = await value('tasks.list', { scope: { kind: 'my' }, offset: 0, limit: 50 });
+      for (const t of list.items) {
+        const detail = await value('tasks.detail', { taskId: t.taskId });
+        const a = detail?.attachments[0];
+        if (a) return a;
+      }
+      return null;
+    });
+    const opened = await value('attachments.open', { attachmentId: attachment.attachmentId });
+    expect(opened).toMatchObject({ openedByHost: true, url: null, fileName: attachment.fileName });
+    expect(s.calls).toContain(`openPath ${opened.path}`);
+    expect(opened.path).toBe(
+      path.join(
+        s.userData,
+        'opened-attachments',
+        String(attachment.attachmentId),
+        attachment.fileName,
+      ),
+    );
+  });
+
   it('keeps the tray in step with the timer; a tray click starts and stops it through the outbox', {
     timeout: 90_000,
   }, async () => {

@@ -100,7 +100,14 @@ export const screen = {
   getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
 };
 
-export const shell = { openExternal: async (url: string) => s.calls.push(`openExternal ${url}`) };
+export const shell = {
+  openExternal: async (url: string) => s.calls.push(`openExternal ${url}`),
+  // '' is Electron's "opened"; the test reads the path back from the calls.
+  openPath: async (file: string) => {
+    s.calls.push(`openPath ${file}`);
+    return '';
+  },
+};
 
 class FakeContents extends EventEmitter {
   url = '';
