@@ -151,7 +151,14 @@ class Engine implements SyncEngine {
   }
 
   retry(mutationId: number, body?: Json): void {
-    retryFailed(this.replica.db, mutationId, this.now(), body === undefined ? {} : { body });
+    const db = this.replica.db;
+    const row = getMutation(db, mutationId);
+    db.transaction(() => {
+      retryFailed(db, mutationId, this.now(), body === undefined ? {} : { body });
+      // The failure rolled the replica back: the edit shows again while it waits.
+      if (row) reapplyPending(db, new Set([row.entity]), this.now());
+    })();
+    if (row) this.changes.add(new Set([row.entity]), 'edit');
     this.statusChanged();
     this.pushSoon();
   }

@@ -63,6 +63,26 @@ describe('classifyFailure', () => {
     expect(classifyFailure(err(kind), 'checklist.create')).toBe(onCreate);
   });
 
+  it('retries a time refused as being in the future (our clock ahead), fails other refusals', () => {
+    const refused = (field: string, message: string) =>
+      new ApiClientError({
+        kind: 'validation',
+        status: 400,
+        message: 'invalid body',
+        operationId: 'startTimer',
+        fieldErrors: [{ field, message }],
+      });
+    expect(classifyFailure(refused('startTime', 'must not be in the future'), 'timer.start')).toBe(
+      'retry',
+    );
+    expect(classifyFailure(refused('endTime', 'must not be in the future'), 'timer.range')).toBe(
+      'retry',
+    );
+    expect(classifyFailure(refused('taskTitle', 'must not be blank'), 'task.update')).toBe(
+      'permanent',
+    );
+  });
+
   it('treats a 404 on any delete or move as a conflict, on any create as permanent', () => {
     const byEffect = (k: MutationKind) => classifyFailure(err('not-found', 404), k);
     for (const k of mutationKindNames)

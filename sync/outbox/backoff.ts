@@ -63,6 +63,8 @@ export const classifyFailure = (error: unknown, kind: MutationKind): FailureClas
     case 'auth':
       return 'auth';
     case 'validation':
+      // A time "in the future" is one our clock is ahead of the server's by: it passes.
+      return isClockAhead(error.fieldErrors) ? 'retry' : 'permanent';
     case 'forbidden':
     case 'conflict':
       return 'permanent';
@@ -74,6 +76,16 @@ export const classifyFailure = (error: unknown, kind: MutationKind): FailureClas
     }
   }
 };
+
+/**
+ * The server refused a time of ours as being in its future (a timer started a moment ago
+ * while this machine's clock runs ahead). The same request succeeds once the server's clock
+ * has passed that time, so it is retried rather than failed. The phrase is the reference
+ * server's; the contract does not fix one.
+ */
+const isClockAhead = (fieldErrors: readonly { field: string; message: string }[]): boolean =>
+  fieldErrors.length > 0 &&
+  fieldErrors.every((f) => /time$/i.test(f.field) && /future/i.test(f.message));
 
 /** The error as a row keeps it (`last_error`) and the UI shows it. */
 export const outboxError = (error: unknown, failure: FailureClass): OutboxError => {
