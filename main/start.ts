@@ -7,13 +7,14 @@
  * Environment: WORKTRAY_DATA_DIR, WORKTRAY_SERVER (a real service instead of the embedded
  * demo), WORKTRAY_PORT, WORKTRAY_BUILD_RENDERER=0 (serve what is built, build nothing).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { electronEnv, ensureRendererBuilt } from './start-plan';
 import { startBrowserMode } from './web/browser-mode';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,26 +47,6 @@ const electronEntry = (): string | null => {
   return entry && existsSync(entry) ? entry : null;
 };
 
-/** renderer/dist, built first with Vite when missing and its config exists. */
-const rendererDir = (build: boolean): string | null => {
-  const dist = join(root, 'renderer', 'dist');
-  const config = join(root, 'renderer', 'vite.config.ts');
-  if (!existsSync(join(dist, 'index.html')) && build && existsSync(config)) {
-    console.log('building the UI (vite build) ...');
-    const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
-    const r = spawnSync(
-      process.execPath,
-      [vite, 'build', '--config', config, '--logLevel', 'warn'],
-      {
-        cwd: root,
-        stdio: ['ignore', 'inherit', 'inherit'],
-      },
-    );
-    if (r.status !== 0) console.error('the UI build failed: serving a page that says so');
-  }
-  return existsSync(join(dist, 'index.html')) ? dist : null;
-};
-
 const main = async () => {
   const { values } = parseArgs({
     options: {
@@ -84,13 +65,16 @@ const main = async () => {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port ${values.port} is not a port number`);
 
+  const build = !values['no-build'] && process.env.WORKTRAY_BUILD_RENDERER !== '0';
   const electron = values.browser ? null : electronBinary();
   if (electron) {
     const entry = electronEntry();
     if (entry) {
+      // The app serves renderer/dist over app://; build it now rather than show an empty window.
+      ensureRendererBuilt(root, build);
       const child = spawn(electron, [root], {
         stdio: 'inherit',
-        env: { ...process.env, WORKTRAY_DATA_DIR: dataDir },
+        env: electronEnv(process.env, dataDir, serverUrl),
       });
       child.on('exit', (code) => process.exit(code ?? 0));
       return;
@@ -98,12 +82,11 @@ const main = async () => {
     console.log('Electron runtime found, but the app is not built (npm run build:electron).');
   }
 
-  const build = !values['no-build'] && process.env.WORKTRAY_BUILD_RENDERER !== '0';
   const app = await startBrowserMode({
     dataDir,
     serverUrl,
     demoDefault: !values['no-demo'],
-    staticDir: rendererDir(build),
+    staticDir: ensureRendererBuilt(root, build),
     port,
   });
   const why = values.browser
