@@ -17,6 +17,7 @@ import { fileTokenVault } from '../main/services/token-vault';
 import { startWebBridge } from '../main/web/server';
 import { startServer } from '../server/app';
 import { openEngine } from '../sync/engine/engine';
+import { chromiumArgs } from '../test/e2e/support';
 import { tempDir } from '../test/sync/support';
 
 const TASKS = Number(process.env.BENCH_UI_TASKS ?? 100_000);
@@ -68,19 +69,8 @@ const main = async () => {
 
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Frames as fast as they can be made: a rAF delta is then the frame's own cost.
-      '--disable-gpu-vsync',
-      '--disable-frame-rate-limit',
-    ],
+    // Frames as fast as they can be made: a rAF delta is then the frame's own cost.
+    args: [...chromiumArgs, '--disable-gpu-vsync', '--disable-frame-rate-limit'],
   });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   // tsx keeps function names with a `__name` helper the page does not have.

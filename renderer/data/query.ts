@@ -35,8 +35,8 @@ const notify = (slot: Slot) => {
 
 async function read(slot: Slot) {
   const seq = slot.entry.seq + 1;
+  // Not announced: views show what they have until the answer comes (no flash, no extra render).
   slot.entry = { ...slot.entry, loading: true, seq };
-  notify(slot);
   try {
     const data = await bridge().invoke(slot.method, slot.input as never);
     if (slot.entry.seq !== seq) return;

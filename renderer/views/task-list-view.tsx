@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import type { CustomField } from '../../shared/api/custom-fields';
 import type { BridgeInput, BridgeTaskScope } from '../../shared/bridge';
 import { saveSettings, useApp } from '../data/app-store';
 import { useQuery } from '../data/query';
@@ -21,6 +22,9 @@ export interface TaskListViewProps {
   /** Shown above the list (My tasks' summary). */
   header?: React.ReactNode;
 }
+
+/** One empty list, so memoized rows see the same props frame after frame. */
+const noFields: CustomField[] = [];
 
 const openTask = (id: number) => useApp.getState().openTask(id);
 
@@ -153,7 +157,7 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
           sort={sort}
           onSort={setSort}
           groupByStatus={grouped}
-          customFields={projectId === undefined ? [] : (fields.data?.fields ?? [])}
+          customFields={projectId === undefined ? noFields : (fields.data?.fields ?? noFields)}
           selectedId={selected}
           onSelect={openTask}
           onOpen={openTask}
