@@ -19,6 +19,7 @@
 export type { EditContext } from './apply';
 export { applyEdit } from './apply';
 export type { EditBase } from './commit';
+export { reapplyOwnRows } from './reapply';
 export type { RebaseReport } from './rebase';
 export { installRebase, mergeFields, reapplyPending, touches } from './rebase';
 export { recreate } from './recreate';

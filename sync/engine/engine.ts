@@ -7,7 +7,7 @@ import type { EditCommand, EditResult } from '../../shared/edits/commands';
 import { isApiClientError } from '../api/errors';
 import { readStreamState } from '../db/queries/sync-state';
 import { Replica } from '../db/replica';
-import { applyEdit, reapplyPending, recreate, rollBack } from '../edits';
+import { applyEdit, reapplyOwnRows, reapplyPending, recreate, rollBack } from '../edits';
 import {
   discard as discardRow,
   getMutation,
@@ -95,6 +95,7 @@ class Engine implements SyncEngine {
       concurrency: options.concurrency ?? 4,
       now: this.now,
       rollBack: (rows) => rollBack(db, rows, this.now()),
+      reapplyOwn: (entity) => reapplyOwnRows(db, entity, this.now()),
       afterSettle: (row, answer) => queueTimerCorrection(db, row, answer, this.now()),
       onEvent: (e) => this.onPush(e),
     });
@@ -334,6 +335,7 @@ class Engine implements SyncEngine {
     switch (e.type) {
       case 'sent':
         for (const r of e.applied.rekeyed) this.emit({ type: 'rekeyed', from: r.from, to: r.to });
+        this.changes.add(e.applied.touched, 'push');
         break;
       case 'upload-progress':
         this.emit(e);

@@ -31,7 +31,7 @@ import {
 } from './queue';
 import { findLostCreate } from './reconcile';
 import { sendMutation } from './send';
-import { kindSpec, type OutboxError, type QueuedMutation } from './types';
+import { type EntityKey, kindSpec, type OutboxError, type QueuedMutation } from './types';
 
 export type PushEvent =
   | { type: 'sent'; mutation: QueuedMutation; applied: Applied }
@@ -52,6 +52,11 @@ export interface PusherOptions {
   backoff?: BackoffOptions;
   /** Restores the server's copy for edits that will not happen (the edit layer's rollBack). */
   rollBack: (rows: QueuedMutation[]) => void;
+  /**
+   * After an update's answer, which rewrote the entity's own row only: its queued edits are
+   * shown on top again (cheaper than the full rebase of everything depending on it).
+   */
+  reapplyOwn?: (entity: EntityKey) => void;
   /** Runs in the transaction that settles a row (e.g. queue a timer correction). */
   afterSettle?: (row: QueuedMutation, answer: unknown) => void;
   onEvent?: (event: PushEvent) => void;
@@ -241,7 +246,10 @@ export class Pusher {
       const localAttachments = localAttachmentIds(row);
       files = settle(replica.db, row.mutationId).files;
       applied = applyAnswer(replica.db, row, answer, path, this.now(), localAttachments);
-      replica.noteServerWrite(applied.touched);
+      const effect = kindSpec(row.kind).effect;
+      const ownRowOnly = (effect === 'update' || effect === 'move') && this.options.reapplyOwn;
+      if (ownRowOnly) for (const key of applied.touched) this.options.reapplyOwn?.(key);
+      else replica.noteServerWrite(applied.touched);
       this.options.afterSettle?.(row, answer);
     });
     removeStagedFiles(this.options.dataDir, files);

@@ -93,8 +93,8 @@ for (let k = start; k < plan.length; k++) {
     engine.edit(toCommand(e));
     setProgress(k + 1);
   })();
-  // Let replay run between edits, as it does while a user works.
-  if (k % 5 === 4) await new Promise((r) => setTimeout(r, 2));
+  // A user's pace (and room for replay between edits): the kills land amid the work.
+  await new Promise((r) => setTimeout(r, 8));
 }
 for (let i = 0; i < 200; i++) {
   await engine.syncNow();
