@@ -142,6 +142,27 @@ const writeEntity = (
 };
 
 /**
+ * Each file's local id with the attachment the server made of it: by file name (the answer's
+ * order is not promised), in the order the files went.
+ */
+const uploadPairs = (
+  row: QueuedMutation,
+  items: readonly unknown[],
+  localIds: readonly number[],
+): [number, unknown][] => {
+  const files = (row.body as { files?: { fileName?: unknown }[] } | null)?.files ?? [];
+  const left = [...items];
+  const pairs: [number, unknown][] = [];
+  localIds.forEach((localId, i) => {
+    const name = files[i]?.fileName;
+    const at = left.findIndex((a) => (a as { fileName?: unknown }).fileName === name);
+    const item = at >= 0 ? left.splice(at, 1)[0] : left.shift();
+    if (item !== undefined) pairs.push([localId, item]);
+  });
+  return pairs;
+};
+
+/**
  * Applies the answer of `row` (already settled by the caller, in the same transaction).
  * Attachment uploads answer a list: the row's local attachment rows give way to all of it.
  */
@@ -167,12 +188,16 @@ export const applyAnswer = (
   if (spec.effect === 'create') {
     const locals = self.kind === 'attachment' ? [self.id, ...localAttachmentIds] : [self.id];
     for (const id of new Set(locals)) if (isLocalId(id)) removeEntityRows(db, self.kind, id);
-    const first = items[0];
-    if (first !== undefined && isLocalId(self.id)) {
-      const serverId = serverIdOfAnswer(self.kind, first);
-      mapLocalId(db, self.kind, self.id, serverId);
-      const to = entityKey(self.kind, serverId);
-      applied.rekeyed.push({ from: row.entity, to });
+    const made = self.kind === 'attachment' ? uploadPairs(row, items, localAttachmentIds) : [];
+    if (made.length === 0 && items[0] !== undefined) made.push([self.id, items[0]]);
+    for (const [localId, item] of made) {
+      if (!isLocalId(localId)) continue;
+      const serverId = serverIdOfAnswer(self.kind, item);
+      mapLocalId(db, self.kind, localId, serverId);
+      applied.rekeyed.push({
+        from: entityKey(self.kind, localId),
+        to: entityKey(self.kind, serverId),
+      });
     }
   }
   for (const item of items) {

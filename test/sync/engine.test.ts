@@ -209,16 +209,21 @@ describe('engine', () => {
       ],
     });
     expect(up.ids).toHaveLength(3);
+    // Renamed before it was even uploaded: waits for the second file's server id.
+    engine.edit({ kind: 'attachment.rename', attachmentId: up.ids[1] ?? 0, fileName: 'beta.png' });
     const local = engine.replica.db
       .prepare('SELECT file_name FROM attachments WHERE attachment_id < 0 ORDER BY file_name')
       .all() as { file_name: string }[];
-    expect(local.map((a) => a.file_name)).toEqual(['a.txt', 'b.png', 'c.md']);
+    expect(local.map((a) => a.file_name)).toEqual(['a.txt', 'beta.png', 'c.md']);
     await engine.syncNow();
     await new Promise((r) => setTimeout(r, 1_100));
     await settle(engine);
     const task = (await client.ops.getAll({ query: { title: 'with files' } })).content[0];
     const files = await client.ops.getTaskAttachments({ path: { taskId: task?.taskId ?? 0 } });
-    expect(files.map((f) => f.fileName).sort()).toEqual(['a.txt', 'b.png', 'c.md']);
+    expect(files.map((f) => f.fileName).sort()).toEqual(['a.txt', 'beta.png', 'c.md']);
+    // Every file's local id now names its server attachment.
+    const rekeyed = events.filter((e) => e.type === 'rekeyed' && e.from.startsWith('attachment:'));
+    expect(rekeyed).toHaveLength(3);
     const progress = events.filter((e) => e.type === 'upload-progress');
     expect(progress.length).toBeGreaterThan(0);
     const last = progress.at(-1);
