@@ -142,15 +142,21 @@ export function TaskTable(props: TaskTableProps) {
   }
   const rowAt = (i: number) => rows.current.get(i);
 
-  let selectedIndex = -1;
-  for (const [i, t] of rows.current)
-    if (t.taskId === props.selectedId) {
-      selectedIndex = i;
-      break;
-    }
+  // Rows far from the window are let go: a long scroll must not make every frame slower.
+  if (rows.current.size > 4 * PAGE * 4) {
+    const lo = (startPage - 2) * PAGE;
+    const hi = (ahead + 2) * PAGE;
+    for (const i of rows.current.keys()) if (i < lo || i >= hi) rows.current.delete(i);
+  }
+  /** Where the selected task is among the rows held (looked up only when a key needs it). */
+  const selectedIndex = () => {
+    for (const [i, t] of rows.current) if (t.taskId === props.selectedId) return i;
+    return -1;
+  };
 
   const move = (delta: number) => {
-    const next = Math.max(0, Math.min(total - 1, (selectedIndex < 0 ? -1 : selectedIndex) + delta));
+    const at = selectedIndex();
+    const next = Math.max(0, Math.min(total - 1, (at < 0 ? -1 : at) + delta));
     const t = rowAt(next);
     virtualizer.scrollToIndex(next, { align: 'auto' });
     if (t) props.onSelect(t.taskId);
@@ -161,7 +167,8 @@ export function TaskTable(props: TaskTableProps) {
     if (props.selectedId !== null) props.onOpen(props.selectedId);
   });
   useShortcut('complete', () => {
-    const t = selectedIndex >= 0 ? rowAt(selectedIndex) : undefined;
+    const at = selectedIndex();
+    const t = at >= 0 ? rowAt(at) : undefined;
     if (t) toggleDone(t);
   });
 
@@ -199,7 +206,9 @@ export function TaskTable(props: TaskTableProps) {
     );
   }
 
-  const activeId = selectedIndex >= 0 ? `task-row-${props.selectedId}` : undefined;
+  const activeId = items.some((v) => rowAt(v.index)?.taskId === props.selectedId)
+    ? `task-row-${props.selectedId}`
+    : undefined;
   return (
     <div
       className="task-table"
