@@ -24,8 +24,8 @@ const edit = (cmd: EditCommand) => void applyEdit(cmd);
 async function openAttachment(a: AttachmentRow) {
   try {
     const file = await bridge().invoke('attachments.open', { attachmentId: a.attachmentId });
-    const target = file.url ?? `file://${file.path}`;
-    window.open(target, '_blank', 'noopener');
+    // In Electron the host opens it with the system's app; in browser mode the page does.
+    if (!file.openedByHost) window.open(file.url ?? `file://${file.path}`, '_blank', 'noopener');
     if (file.source === 'cache') toast(`Opened ${file.fileName} from the offline copy`);
   } catch (error) {
     toast(
