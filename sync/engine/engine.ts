@@ -310,8 +310,9 @@ class Engine implements SyncEngine {
     if (this.tickTimer) clearTimeout(this.tickTimer);
     const now = this.now();
     const interval = this.options.pullIntervalMs ?? 30_000;
-    const candidates = [this.lastPullAt + interval];
-    if (this.pullRetryAt !== null) candidates.push(this.pullRetryAt);
+    // After a failed pull its backoff decides; the interval counts from the last good one
+    // (which, offline for long, lies in the past and would spin).
+    const candidates = [this.pullRetryAt ?? this.lastPullAt + interval];
     const retry = outboxStatus(this.replica.db, now).nextRetryAt;
     if (retry !== null && !this.pusher.pausedForAuth) candidates.push(retry);
     const delay = Math.max(10, Math.min(...candidates) - now);

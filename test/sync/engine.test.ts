@@ -234,4 +234,23 @@ describe('engine', () => {
     expect(rows).toHaveLength(3);
     expect(rows.every((r) => r.attachment_id > 0)).toBe(true);
   });
+
+  it('waits calmly while the server stays unreachable past the pull interval', async () => {
+    let clock = Date.now();
+    const { engine, server } = await setUp(() => clock);
+    engine.edit({ kind: 'task.create', fields: { taskTitle: 'waits' } });
+    await offline(server);
+    await engine.syncNow();
+    // Long past the last good pull: backoff must pace the attempts, not the stale interval.
+    clock += 3_600_000 * 2;
+    let statuses = 0;
+    const off = engine.on((e) => {
+      if (e.type === 'status') statuses++;
+    });
+    await new Promise((r) => setTimeout(r, 1_500));
+    off();
+    expect(statuses).toBeLessThan(15);
+    expect(engine.status().online).toBe(false);
+    expect(engine.status().pending).toBe(1);
+  });
 });
