@@ -223,7 +223,9 @@ export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutati
   (
     stmt(
       db,
-      `SELECT ${COLUMNS} FROM outbox o
+      // In replay order (the primary key): the scan stops at the first `limit` rows that
+      // qualify, instead of testing every due row and sorting.
+      `SELECT ${COLUMNS} FROM outbox o NOT INDEXED
        WHERE o.state = 'pending' AND o.next_attempt_at <= @now
          AND NOT EXISTS (
            SELECT 1 FROM outbox e WHERE e.entity = o.entity AND e.mutation_id < o.mutation_id)
