@@ -110,17 +110,30 @@ export class Pusher {
     const summary: PushSummary = { sent: 0, failed: 0, waiting: 0 };
     const limit = this.options.concurrency ?? 4;
     const inflight = new Map<number, Promise<void>>();
+    /** Answers received and not yet written: written after the freed slots are refilled. */
+    const answered: (() => void)[] = [];
     const db = this.options.replica.db;
     for (;;) {
       if (!this.authPaused && !this.stopped && inflight.size < limit) {
+        // A row answered but not yet settled is still in flight in the queue: nothing that
+        // waits for it (same entity, its local id, the timer lane) is offered meanwhile.
         const rows = readyMutations(db, this.now(), limit).filter(
           (r) => !inflight.has(r.mutationId),
         );
         for (const row of rows.slice(0, limit - inflight.size)) {
           markInflight(db, row.mutationId, this.now());
-          const job = this.sendOne(row, summary).finally(() => inflight.delete(row.mutationId));
+          const job = this.sendOne(row, summary)
+            .then((settleIt) => {
+              answered.push(settleIt);
+            })
+            .finally(() => inflight.delete(row.mutationId));
           inflight.set(row.mutationId, job);
         }
+      }
+      // The next requests are on the wire; now write the answers (which may free more rows).
+      if (answered.length > 0) {
+        for (const settleIt of answered.splice(0)) settleIt();
+        continue;
       }
       if (inflight.size === 0) break;
       await Promise.race(inflight.values());
@@ -155,33 +168,37 @@ export class Pusher {
 
   /** Looks the lost create up; adopts the server's entity as its answer when found. */
   private async adoptIfCreated(row: QueuedMutation): Promise<boolean> {
+    const lost = await this.findCreated(row);
+    // Adopted only while the row is still ours to settle (nothing took it meanwhile).
+    if (!lost || getMutation(this.options.replica.db, row.mutationId)?.state !== row.state)
+      return false;
+    this.succeed(row, lost.found, lost.path);
+    return true;
+  }
+
+  private async findCreated(
+    row: QueuedMutation,
+  ): Promise<{ found: unknown; path: Record<string, number> } | null> {
     const { replica, client } = this.options;
     const rewritten = rewriteIds(replica.db, row);
-    if (rewritten.status !== 'ready') return false;
+    if (rewritten.status !== 'ready') return null;
     const found = await findLostCreate(
       { client, db: replica.db, userId: this.options.userId },
       row,
       rewritten.path,
       rewritten.body,
     );
-    if (found === null) return false;
-    // Adopted only while the row is still ours to settle (nothing took it meanwhile).
-    if (getMutation(replica.db, row.mutationId)?.state !== row.state) return false;
-    this.succeed(row, found, rewritten.path);
-    return true;
+    return found === null ? null : { found, path: rewritten.path };
   }
 
-  private async sendOne(row: QueuedMutation, summary: PushSummary): Promise<void> {
+  /** Sends a row; answers what to write once the answer (or failure) is in. */
+  private async sendOne(row: QueuedMutation, summary: PushSummary): Promise<() => void> {
     const { replica, client, dataDir } = this.options;
     try {
       // The earlier answer was lost: on a service that ignores Idempotency-Key it may exist.
-      if (
-        kindSpec(row.kind).effect === 'create' &&
-        mayHaveReachedServer(row) &&
-        (await this.adoptIfCreated({ ...row, state: 'inflight' }))
-      ) {
-        summary.sent++;
-        return;
+      if (kindSpec(row.kind).effect === 'create' && mayHaveReachedServer(row)) {
+        const lost = await this.findCreated(row);
+        if (lost) return () => this.applySent(row, lost.found, lost.path, summary);
       }
       const outcome = await sendMutation(
         {
@@ -198,20 +215,19 @@ export class Pusher {
         },
         row,
       );
-      if (outcome.status === 'blocked') {
-        retryLater(
-          replica.db,
-          row.mutationId,
-          { kind: 'local', failure: 'retry', message: 'waiting for an entity it refers to' },
-          this.now() + 1_000,
-          this.now(),
-        );
-        return;
-      }
+      if (outcome.status === 'blocked')
+        return () =>
+          retryLater(
+            replica.db,
+            row.mutationId,
+            { kind: 'local', failure: 'retry', message: 'waiting for an entity it refers to' },
+            this.now() + 1_000,
+            this.now(),
+          );
       this.emit({ type: 'online', online: true });
-      this.applySent(row, outcome.answer, outcome.path, summary);
+      return () => this.applySent(row, outcome.answer, outcome.path, summary);
     } catch (error) {
-      this.fail(row, error, summary);
+      return () => this.fail(row, error, summary);
     }
   }
 
