@@ -6,8 +6,8 @@ import type { EditContext } from './apply-tasks';
 import { checkBody, editCreate, editExisting } from './commit';
 import {
   currentId,
-  EditError,
   entityExists,
+  notInReplica,
   projectState,
   spaceOfProject,
   spaceState,
@@ -61,7 +61,7 @@ const newTimer = (
 const knownTimer = (db: Sqlite, trackId: number, now: number) => {
   const id = currentId(db, 'timer', trackId);
   const truth = timers.readTruth(db, id) ?? timers.truthOfRow(db, id, now);
-  if (!truth) throw new EditError(`timer ${trackId} is not in the replica`);
+  if (!truth) throw notInReplica(`timer ${trackId}`);
   return { id, truth };
 };
 
@@ -248,7 +248,7 @@ export const deleteTimer = (
 
 const knownSpace = (db: Sqlite, spaceId: number) => {
   const id = currentId(db, 'space', spaceId);
-  if (!entityExists(db, 'space', id)) throw new EditError(`space ${spaceId} is not in the replica`);
+  if (!entityExists(db, 'space', id)) throw notInReplica(`space ${spaceId}`);
   return id;
 };
 
@@ -326,7 +326,7 @@ export const createProject = (
 const knownProject = (db: Sqlite, projectId: number) => {
   const id = currentId(db, 'project', projectId);
   const spaceId = spaceOfProject(db, id);
-  if (spaceId === null) throw new EditError(`project ${projectId} is not in the replica`);
+  if (spaceId === null) throw notInReplica(`project ${projectId}`);
   return { id, path: { spaceId, projectId: id } };
 };
 
@@ -372,8 +372,7 @@ export const notificationEdit = (
   ctx: EditContext,
 ): EditResult => {
   const id = c.notificationId;
-  if (!entityExists(db, 'notification', id))
-    throw new EditError(`notification ${id} is not in the replica`);
+  if (!entityExists(db, 'notification', id)) throw notInReplica(`notification ${id}`);
   const read = c.kind === 'notification.read';
   return editExisting(
     db,

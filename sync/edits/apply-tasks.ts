@@ -12,6 +12,7 @@ import {
   checklistState,
   currentId,
   EditError,
+  notInReplica,
   onTaskPath,
   spaceOfProject,
   taskOp,
@@ -49,7 +50,7 @@ export const createTask = (db: Sqlite, c: EditOf<'task.create'>, ctx: EditContex
     }
   } else if (c.projectId !== undefined) {
     const spaceId = spaceOfProject(db, currentId(db, 'project', c.projectId));
-    if (spaceId === null) throw new EditError(`project ${c.projectId} is not in the replica`);
+    if (spaceId === null) throw notInReplica(`project ${c.projectId}`);
     operationId = 'createProjectTask';
     path = { spaceId, projectId: c.projectId };
   } else {
@@ -92,7 +93,7 @@ const checklistOp = (db: Sqlite, taskId: number, verb: 'create' | 'update' | 'de
 const knownItem = (db: Sqlite, checklistId: number, verb: 'update' | 'delete') => {
   const id = currentId(db, 'checklist', checklistId);
   const taskId = checklistTaskOf(db, id);
-  if (taskId === null) throw new EditError(`checklist item ${checklistId} is not in the replica`);
+  if (taskId === null) throw notInReplica(`checklist item ${checklistId}`);
   const { operationId, path } = checklistOp(db, taskId, verb);
   return { id, operationId, path: { ...path, checklistId: id } };
 };
@@ -187,7 +188,7 @@ export const uploadAttachments = (
   } else {
     const projectId = c.projectId as number;
     const spaceId = spaceOfProject(db, currentId(db, 'project', projectId));
-    if (spaceId === null) throw new EditError(`project ${projectId} is not in the replica`);
+    if (spaceId === null) throw notInReplica(`project ${projectId}`);
     operationId = 'uploadProjectAttachments';
     path = { spaceId, projectId };
   }
@@ -223,11 +224,11 @@ const attachmentOp = (
 ): { id: number; operationId: string; path: Record<string, number> } => {
   const id = currentId(db, 'attachment', attachmentId);
   const row = attachmentRow(db, id);
-  if (!row) throw new EditError(`attachment ${attachmentId} is not in the replica`);
+  if (!row) throw notInReplica(`attachment ${attachmentId}`);
   const V = verb === 'rename' ? 'rename' : 'delete';
   if (row.project_id !== null) {
     const spaceId = spaceOfProject(db, row.project_id);
-    if (spaceId === null) throw new EditError(`project ${row.project_id} is not in the replica`);
+    if (spaceId === null) throw notInReplica(`project ${row.project_id}`);
     return {
       id,
       operationId: `${V}ProjectAttachment`,

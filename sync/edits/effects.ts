@@ -9,7 +9,7 @@ import type { ProjectCreateRequest } from '../../shared/api/projects';
 import type { SpaceCreateRequest } from '../../shared/api/spaces';
 import type { TaskCreateRequest } from '../../shared/api/tasks';
 import type { Sqlite } from '../db/open';
-import { deleteProjects } from '../db/queries/projects-write';
+import { deleteProjects, deleteSpace } from '../db/queries/projects-write';
 import { deleteTasks } from '../db/queries/tasks-write';
 import type { EntityKind, Json, JsonObject, MutationKind } from '../outbox';
 import { kindSpec } from '../outbox';
@@ -17,7 +17,6 @@ import { currentId, entityExists, localUser, spaceOfProject, taskPlace } from '.
 import * as timers from './timers';
 import {
   deleteNotification,
-  deleteSpace,
   markNotificationRead,
   upsertProject,
   upsertSpace,

@@ -17,12 +17,15 @@ export class EditError extends Error {
   override readonly name = 'EditError';
   readonly code: EditErrorCode;
 
-  /** Without a code, the edit layer's own wording (`… is not in the replica`) says not-found. */
-  constructor(message: string, code?: EditErrorCode) {
+  constructor(message: string, code: EditErrorCode = 'invalid') {
     super(message);
-    this.code = code ?? (/ is not in the replica$/.test(message) ? 'not-found' : 'invalid');
+    this.code = code;
   }
 }
+
+/** The edit names an entity the replica does not hold. */
+export const notInReplica = (what: string): EditError =>
+  new EditError(`${what} is not in the replica`, 'not-found');
 
 const USER_KEY = 'edits.user';
 
@@ -79,13 +82,12 @@ export const spaceOfProject = (db: Sqlite, projectId: number): number | null =>
 export const taskPlace = (db: Sqlite, taskId: number): TaskPlace => {
   const id = currentId(db, 'task', taskId);
   const row = placeRow(db, id);
-  if (!row) throw new EditError(`task ${taskId} is not in the replica`);
+  if (!row) throw notInReplica(`task ${taskId}`);
   const parent = row.parent_task_id === null ? undefined : placeRow(db, row.parent_task_id);
   const projectId = row.project_id ?? parent?.project_id ?? null;
   const spaceId =
     row.space_id ?? parent?.space_id ?? (projectId === null ? null : spaceOfProject(db, projectId));
-  if (projectId !== null && spaceId === null)
-    throw new EditError(`the project of task ${taskId} is not in the replica`);
+  if (projectId !== null && spaceId === null) throw notInReplica(`the project of task ${taskId}`);
   return { taskId: id, spaceId, projectId, parentTaskId: row.parent_task_id };
 };
 

@@ -8,7 +8,6 @@ import type { SpaceCreateRequest } from '../../shared/api/spaces';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { toMs } from '../db/queries/convert';
-import { deleteProjects } from '../db/queries/projects-write';
 
 export const upsertSpace = (
   db: Sqlite,
@@ -32,20 +31,6 @@ export const upsertSpace = (
     by: createdBy,
     now,
   });
-};
-
-/** Removes a space with its projects and their tasks. */
-export const deleteSpace = (db: Sqlite, spaceId: number): void => {
-  const projects = stmt(db, 'SELECT project_id FROM projects WHERE space_id = ?').all(spaceId) as {
-    project_id: number;
-  }[];
-  deleteProjects(
-    db,
-    projects.map((p) => p.project_id),
-  );
-  stmt(db, 'DELETE FROM custom_fields WHERE space_id = ? AND project_id IS NULL').run(spaceId);
-  stmt(db, 'DELETE FROM space_members WHERE space_id = ?').run(spaceId);
-  stmt(db, 'DELETE FROM spaces WHERE space_id = ?').run(spaceId);
 };
 
 /**

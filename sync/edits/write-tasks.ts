@@ -11,7 +11,7 @@ import type { Sqlite } from '../db/open';
 import { parseExtra, toIso } from '../db/queries/convert';
 import { writeTask } from '../db/queries/tasks-write';
 import type { TasksTable } from '../db/types';
-import { EditError, type TaskPlace } from './state';
+import { EditError, notInReplica, type TaskPlace } from './state';
 
 const IN = '(SELECT value FROM json_each(?))';
 
@@ -26,7 +26,7 @@ const fieldsOf = (db: Sqlite, taskId: number, body: TaskCreateRequest): Task['cu
     const def = stmt(db, 'SELECT definition FROM custom_fields WHERE field_id = ?').get(
       v.taskCustomFieldId,
     ) as { definition: string } | undefined;
-    if (!def) throw new EditError(`custom field ${v.taskCustomFieldId} is not in the replica`);
+    if (!def) throw notInReplica(`custom field ${v.taskCustomFieldId}`);
     return {
       ...(JSON.parse(def.definition) as Record<string, unknown>),
       fieldValue: v.value === null ? [] : [{ taskId, value: v.value }],

@@ -17,7 +17,12 @@ import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { writeTimer } from '../db/queries/activity-write';
 import { toMs } from '../db/queries/convert';
-import { deleteProjects, writeProject, writeSpace } from '../db/queries/projects-write';
+import {
+  deleteProjects,
+  deleteSpace,
+  writeProject,
+  writeSpace,
+} from '../db/queries/projects-write';
 import { deleteTasks, writeAttachment, writeTask } from '../db/queries/tasks-write';
 import { mapLocalId } from './local-ids';
 import {
@@ -64,8 +69,7 @@ export const removeEntityRows = (db: Sqlite, kind: EntityKind, id: number): void
       deleteProjects(db, [id]);
       return;
     case 'space':
-      stmt(db, 'DELETE FROM space_members WHERE space_id = ?').run(id);
-      stmt(db, 'DELETE FROM spaces WHERE space_id = ?').run(id);
+      deleteSpace(db, id);
       return;
     case 'checklist':
       stmt(db, 'DELETE FROM checklist_items WHERE checklist_id = ?').run(id);

@@ -279,20 +279,15 @@ export class Pusher {
     const failure = classifyFailure(error, row.kind);
     const info = outboxError(error, failure);
     // Still ours? A crash-free path always is; a stop mid-flight leaves it in flight.
-    if (!getMutation(db, row.mutationId)) return;
+    const current = getMutation(db, row.mutationId);
+    if (!current) return;
     switch (failure) {
       case 'retry':
       case 'rate-limited': {
-        const current = getMutation(db, row.mutationId);
         const retryAfter = isApiClientError(error) ? error.retryAfterMs : undefined;
         const at =
           now +
-          nextAttemptDelay(
-            current?.attempts ?? 1,
-            retryAfter,
-            this.options.random,
-            this.options.backoff,
-          );
+          nextAttemptDelay(current.attempts, retryAfter, this.options.random, this.options.backoff);
         retryLater(db, row.mutationId, info, at, now);
         if (isApiClientError(error) && (error.kind === 'network' || error.kind === 'timeout'))
           this.emit({ type: 'online', online: false });

@@ -205,10 +205,14 @@ const kindOfRow = (db: Sqlite, mutationId: number): MutationKind => {
 
 // ---- replay -----------------------------------------------------------------------------------
 
-const deleteKinds = mutationKindNames
-  .filter((k) => kindSpec(k).effect === 'delete')
-  .map((k) => `'${k}'`)
-  .join(', ');
+const kindList = (keep: (k: MutationKind) => boolean) =>
+  mutationKindNames
+    .filter(keep)
+    .map((k) => `'${k}'`)
+    .join(', ');
+const deleteKinds = kindList((k) => kindSpec(k).effect === 'delete');
+/** Edits of timers: one running timer per user, so they go one at a time across timers. */
+const timerKinds = kindList((k) => kindSpec(k).entity === 'timer');
 
 /**
  * Rows the pusher may send now, in replay order: pending and due; no earlier row of the same
@@ -232,8 +236,8 @@ export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutati
          AND NOT EXISTS (
            SELECT 1 FROM json_each(o.depends_on) d
            WHERE CAST(substr(d.value, instr(d.value, ':') + 1) AS INTEGER) < 0)
-         AND NOT (o.kind LIKE 'timer.%' AND EXISTS (
-           SELECT 1 FROM outbox t WHERE t.kind LIKE 'timer.%' AND t.mutation_id < o.mutation_id
+         AND NOT (o.kind IN (${timerKinds}) AND EXISTS (
+           SELECT 1 FROM outbox t WHERE t.kind IN (${timerKinds}) AND t.mutation_id < o.mutation_id
              AND t.state IN ('pending', 'inflight')))
          AND NOT (o.kind IN (${deleteKinds}) AND EXISTS (
            SELECT 1 FROM outbox x, json_each(x.depends_on) d

@@ -2,6 +2,8 @@
  * The crash test's plan: 500 edits named by titles, the same in every process, and the state
  * the server must end in once all of them were applied exactly once.
  */
+import { createRng } from '../../server/seed/rng';
+
 export type PlanEdit =
   | { op: 'create'; title: string }
   | { op: 'priority'; title: string; priority: 'Low' | 'Medium' | 'High' }
@@ -11,17 +13,9 @@ export type PlanEdit =
 
 export const PLAN_SIZE = 500;
 
-/** A small deterministic generator (mulberry32), so parent and child agree. */
-const rng = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-
 export const makePlan = (prefix: string, seed = 7): PlanEdit[] => {
-  const random = rng(seed);
+  // The seeds' generator: parent and child draw the same plan.
+  const random = createRng(seed).next;
   const live: string[] = [];
   const checks = new Map<string, string[]>();
   const plan: PlanEdit[] = [];

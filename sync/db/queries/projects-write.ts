@@ -195,6 +195,20 @@ export const writeSpace = (db: Sqlite, s: Space): void => {
   if (s.customFields) upsertFieldDefinitions(db, s.customFields);
 };
 
+/** Removes a space with its members, its own field definitions, its projects and their tasks. */
+export const deleteSpace = (db: Sqlite, spaceId: number): void => {
+  const projects = stmt(db, 'SELECT project_id FROM projects WHERE space_id = ?').all(spaceId) as {
+    project_id: number;
+  }[];
+  deleteProjects(
+    db,
+    projects.map((p) => p.project_id),
+  );
+  stmt(db, 'DELETE FROM custom_fields WHERE space_id = ? AND project_id IS NULL').run(spaceId);
+  stmt(db, 'DELETE FROM space_members WHERE space_id = ?').run(spaceId);
+  stmt(db, 'DELETE FROM spaces WHERE space_id = ?').run(spaceId);
+};
+
 /**
  * The spaces list is small and complete: it replaces what the replica has. A space that is
  * gone takes its projects and their tasks with it.
@@ -209,18 +223,7 @@ export const replaceSpaces = (
     db,
     'SELECT space_id FROM spaces WHERE space_id NOT IN (SELECT value FROM json_each(?))',
   ).all(keep) as { space_id: number }[];
-  for (const { space_id } of gone) {
-    const projects = stmt(db, 'SELECT project_id FROM projects WHERE space_id = ?').all(
-      space_id,
-    ) as { project_id: number }[];
-    deleteProjects(
-      db,
-      projects.map((p) => p.project_id),
-    );
-    stmt(db, 'DELETE FROM custom_fields WHERE space_id = ? AND project_id IS NULL').run(space_id);
-    stmt(db, 'DELETE FROM space_members WHERE space_id = ?').run(space_id);
-    stmt(db, 'DELETE FROM spaces WHERE space_id = ?').run(space_id);
-  }
+  for (const { space_id } of gone) deleteSpace(db, space_id);
   for (const s of live) writeSpace(db, s);
   return { upserted: live.length, deleted: gone.length };
 };
