@@ -5,7 +5,7 @@
  * Outbox rows keep local ids in their path and body; `rewriteIds` replaces them when a row
  * is sent.
  */
-import { first, qb, stmt } from '../db/kysely';
+import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import {
   type EntityKey,
@@ -34,14 +34,10 @@ export const allocateLocalId = (db: Sqlite): number => {
 /** The server id of an entity: a positive id already is one; a local one once mapped. */
 export const serverIdOf = (db: Sqlite, kind: EntityKind, id: number): number | undefined => {
   if (id > 0) return id;
-  return first(
-    db,
-    qb
-      .selectFrom('local_ids')
-      .select('server_id')
-      .where('entity_kind', '=', kind)
-      .where('local_id', '=', id),
-  )?.server_id;
+  // A raw statement: this runs for every reference of every row sent.
+  return stmt(db, 'SELECT server_id FROM local_ids WHERE entity_kind = ? AND local_id = ?')
+    .pluck()
+    .get(kind, id) as number | undefined;
 };
 
 /** The key an entity goes by now: its server key once a local id is mapped. */

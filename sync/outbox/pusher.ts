@@ -106,42 +106,67 @@ export class Pusher {
     this.options.onEvent?.(event);
   }
 
+  /**
+   * One write transaction per step: the answers that came in are written (each in a
+   * savepoint), then the rows they freed and the free slots allow are marked in flight; the
+   * commit comes before those requests go (a crash must find them in flight). Events and
+   * staged-file removal follow the commit.
+   */
   private async drain(): Promise<PushSummary> {
     const summary: PushSummary = { sent: 0, failed: 0, waiting: 0 };
     const limit = this.options.concurrency ?? 4;
     const inflight = new Map<number, Promise<void>>();
-    /** Answers received and not yet written: written after the freed slots are refilled. */
-    const answered: (() => void)[] = [];
+    /** Answers received and not yet written. */
+    const answered: Settlement[] = [];
     const db = this.options.replica.db;
     for (;;) {
-      if (!this.authPaused && !this.stopped && inflight.size < limit) {
-        // A row answered but not yet settled is still in flight in the queue: nothing that
-        // waits for it (same entity, its local id, the timer lane) is offered meanwhile.
-        const rows = readyMutations(db, this.now(), limit).filter(
-          (r) => !inflight.has(r.mutationId),
-        );
-        for (const row of rows.slice(0, limit - inflight.size)) {
-          markInflight(db, row.mutationId, this.now());
-          const job = this.sendOne(row, summary)
-            .then((settleIt) => {
-              answered.push(settleIt);
-            })
-            .finally(() => inflight.delete(row.mutationId));
-          inflight.set(row.mutationId, job);
-        }
+      const settlements = answered.splice(0);
+      const { rows, after } = this.step(settlements, limit - inflight.size);
+      for (const done of after) done(summary);
+      for (const row of rows) {
+        const job = this.sendOne(row)
+          .then((settlement) => {
+            answered.push(settlement);
+          })
+          .finally(() => inflight.delete(row.mutationId));
+        inflight.set(row.mutationId, job);
       }
-      // The next requests are on the wire; now write the answers (which may free more rows).
-      if (answered.length > 0) {
-        for (const settleIt of answered.splice(0)) settleIt();
-        continue;
-      }
-      if (inflight.size === 0) break;
-      await Promise.race(inflight.values());
+      if (inflight.size === 0 && answered.length === 0) break;
+      if (answered.length === 0) await Promise.race(inflight.values());
+      // Answers that arrive meanwhile are written with this one, in the same transaction.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     summary.waiting = (
       db.prepare("SELECT count(*) AS n FROM outbox WHERE state = 'pending'").get() as { n: number }
     ).n;
     return summary;
+  }
+
+  /**
+   * Writes answers and takes the next rows in one transaction. Should that transaction fail
+   * (a full or locked disk), each answer is written alone instead, where a failure sends only
+   * that row back to wait (`applySent`), and no row is taken this step.
+   */
+  private step(
+    settlements: readonly Settlement[],
+    free: number,
+  ): { rows: QueuedMutation[]; after: AfterCommit[] } {
+    const db = this.options.replica.db;
+    try {
+      return this.options.replica.transaction(() => {
+        const after = settlements.map((settle) => settle());
+        if (this.authPaused || this.stopped || free <= 0) return { rows: [], after };
+        const rows = readyMutations(db, this.now(), free);
+        for (const row of rows) markInflight(db, row.mutationId, this.now());
+        return { rows, after };
+      });
+    } catch (error) {
+      if (settlements.length === 0) throw error;
+      return {
+        rows: [],
+        after: settlements.map((settle) => this.options.replica.transaction(settle)),
+      };
+    }
   }
 
   /**
@@ -172,7 +197,8 @@ export class Pusher {
     // Adopted only while the row is still ours to settle (nothing took it meanwhile).
     if (!lost || getMutation(this.options.replica.db, row.mutationId)?.state !== row.state)
       return false;
-    this.succeed(row, lost.found, lost.path);
+    const done = this.options.replica.transaction(() => this.succeed(row, lost.found, lost.path));
+    done({ sent: 0, failed: 0, waiting: 0 });
     return true;
   }
 
@@ -192,13 +218,13 @@ export class Pusher {
   }
 
   /** Sends a row; answers what to write once the answer (or failure) is in. */
-  private async sendOne(row: QueuedMutation, summary: PushSummary): Promise<() => void> {
+  private async sendOne(row: QueuedMutation): Promise<Settlement> {
     const { replica, client, dataDir } = this.options;
     try {
       // The earlier answer was lost: on a service that ignores Idempotency-Key it may exist.
       if (kindSpec(row.kind).effect === 'create' && mayHaveReachedServer(row)) {
         const lost = await this.findCreated(row);
-        if (lost) return () => this.applySent(row, lost.found, lost.path, summary);
+        if (lost) return () => this.applySent(row, lost.found, lost.path);
       }
       const outcome = await sendMutation(
         {
@@ -216,7 +242,7 @@ export class Pusher {
         row,
       );
       if (outcome.status === 'blocked')
-        return () =>
+        return () => {
           retryLater(
             replica.db,
             row.mutationId,
@@ -224,10 +250,12 @@ export class Pusher {
             this.now() + 1_000,
             this.now(),
           );
+          return nothingAfter;
+        };
       this.emit({ type: 'online', online: true });
-      return () => this.applySent(row, outcome.answer, outcome.path, summary);
+      return () => this.applySent(row, outcome.answer, outcome.path);
     } catch (error) {
-      return () => this.fail(row, error, summary);
+      return () => this.fail(row, error);
     }
   }
 
@@ -235,52 +263,55 @@ export class Pusher {
    * The server took the edit; writing its answer here failed (a locked or full disk). The
    * edit must not be rolled back: the row waits and goes again, and its idempotency key (or
    * the lookup of a lost create) makes the second send land on what the first one did.
+   * Runs in the caller's transaction; the answer's writes in a savepoint of their own.
    */
   private applySent(
     row: QueuedMutation,
     answer: unknown,
     path: Record<string, number>,
-    summary: PushSummary,
-  ): void {
+    counts = true,
+  ): AfterCommit {
     try {
-      this.succeed(row, answer, path);
-      summary.sent++;
+      const done = this.options.replica.db.transaction(() => this.succeed(row, answer, path))();
+      return (summary) => {
+        if (counts) summary.sent++;
+        done(summary);
+      };
     } catch (error) {
       const now = this.now();
       const info = outboxError(error, 'retry');
       const at = now + nextAttemptDelay(1, undefined, this.options.random, this.options.backoff);
       retryLater(this.options.replica.db, row.mutationId, info, at, now);
-      this.emit({ type: 'retrying', mutation: row, error: info, nextAttemptAt: at });
+      return () => this.emit({ type: 'retrying', mutation: row, error: info, nextAttemptAt: at });
     }
   }
 
-  private succeed(row: QueuedMutation, answer: unknown, path: Record<string, number>): void {
+  /** Writes the answer (in the caller's transaction); the staged files go after the commit. */
+  private succeed(row: QueuedMutation, answer: unknown, path: Record<string, number>): AfterCommit {
     const { replica } = this.options;
-    let applied: Applied = { touched: [], rekeyed: [] };
-    let files: string[] = [];
-    replica.transaction(() => {
-      const localAttachments = localAttachmentIds(row);
-      files = settle(replica.db, row.mutationId).files;
-      applied = applyAnswer(replica.db, row, answer, path, this.now(), localAttachments);
-      const effect = kindSpec(row.kind).effect;
-      const ownRowOnly = (effect === 'update' || effect === 'move') && this.options.reapplyOwn;
-      if (ownRowOnly) for (const key of applied.touched) this.options.reapplyOwn?.(key);
-      else replica.noteServerWrite(applied.touched);
-      this.options.afterSettle?.(row, answer);
-    });
-    removeStagedFiles(this.options.dataDir, files);
-    this.emit({ type: 'sent', mutation: row, applied });
+    const localAttachments = localAttachmentIds(row);
+    const { files } = settle(replica.db, row.mutationId);
+    const applied = applyAnswer(replica.db, row, answer, path, this.now(), localAttachments);
+    const effect = kindSpec(row.kind).effect;
+    const ownRowOnly = (effect === 'update' || effect === 'move') && this.options.reapplyOwn;
+    if (ownRowOnly) for (const key of applied.touched) this.options.reapplyOwn?.(key);
+    else replica.noteServerWrite(applied.touched);
+    this.options.afterSettle?.(row, answer);
+    return () => {
+      removeStagedFiles(this.options.dataDir, files);
+      this.emit({ type: 'sent', mutation: row, applied });
+    };
   }
 
-  private fail(row: QueuedMutation, error: unknown, summary: PushSummary): void {
-    const { replica } = this.options;
-    const db = replica.db;
+  /** Classifies a failure and writes what follows from it (in the caller's transaction). */
+  private fail(row: QueuedMutation, error: unknown): AfterCommit {
+    const db = this.options.replica.db;
     const now = this.now();
     const failure = classifyFailure(error, row.kind);
     const info = outboxError(error, failure);
     // Still ours? A crash-free path always is; a stop mid-flight leaves it in flight.
     const current = getMutation(db, row.mutationId);
-    if (!current) return;
+    if (!current) return nothingAfter;
     switch (failure) {
       case 'retry':
       case 'rate-limited': {
@@ -289,38 +320,46 @@ export class Pusher {
           now +
           nextAttemptDelay(current.attempts, retryAfter, this.options.random, this.options.backoff);
         retryLater(db, row.mutationId, info, at, now);
-        if (isApiClientError(error) && (error.kind === 'network' || error.kind === 'timeout'))
-          this.emit({ type: 'online', online: false });
-        this.emit({ type: 'retrying', mutation: row, error: info, nextAttemptAt: at });
-        return;
+        const offline =
+          isApiClientError(error) && (error.kind === 'network' || error.kind === 'timeout');
+        return () => {
+          if (offline) this.emit({ type: 'online', online: false });
+          this.emit({ type: 'retrying', mutation: row, error: info, nextAttemptAt: at });
+        };
       }
       case 'auth':
         // Nothing is dropped: the row goes back as it was, and the outbox waits for a sign-in.
         retryLater(db, row.mutationId, info, now, now);
         this.authPaused = true;
-        this.emit({ type: 'auth-required' });
-        return;
+        return () => this.emit({ type: 'auth-required' });
       case 'conflict':
         if (kindSpec(row.kind).effect === 'delete') {
           // Gone already (perhaps by this very request, whose answer was lost): done.
-          this.succeed(row, null, row.path);
-          return;
+          return this.applySent(row, null, row.path, false);
         }
         markConflict(db, row.mutationId, info, now);
-        summary.failed++;
-        this.emit({ type: 'failed', mutation: row, error: info });
-        return;
+        return (summary) => {
+          summary.failed++;
+          this.emit({ type: 'failed', mutation: row, error: info });
+        };
       case 'permanent':
-        replica.transaction(() => {
+        db.transaction(() => {
           failPermanently(db, row.mutationId, info, now);
           this.options.rollBack([row]);
-        });
-        summary.failed++;
-        this.emit({ type: 'failed', mutation: row, error: info });
-        return;
+        })();
+        return (summary) => {
+          summary.failed++;
+          this.emit({ type: 'failed', mutation: row, error: info });
+        };
     }
   }
 }
+
+/** Writes a settled answer or failure in the step's transaction; answers what follows the commit. */
+type Settlement = () => AfterCommit;
+/** Events and file removal, once the step's transaction is committed. */
+type AfterCommit = (summary: PushSummary) => void;
+const nothingAfter: AfterCommit = () => {};
 
 /**
  * Local attachment rows an upload made, one per file (the edit layer keeps their ids in the

@@ -15,15 +15,7 @@ import { first, qb, run, stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { type CoalesceRule, coalesce, entityOf } from './coalesce';
 import { canonicalKey, referencedIds } from './local-ids';
-import {
-  COLUMNS,
-  getMutation,
-  mutationsOfEntity,
-  type RawRow,
-  select,
-  toJson,
-  toMutation,
-} from './rows';
+import { getMutation, mutationsOfEntity, select, toJson } from './rows';
 import {
   type EntityKey,
   isLocalId,
@@ -58,12 +50,12 @@ export interface Dropped {
 const removeRow = (db: Sqlite, mutationId: number, into: Dropped): QueuedMutation | undefined => {
   const row = getMutation(db, mutationId);
   if (!row) return undefined;
-  run(db, qb.deleteFrom('outbox').where('mutation_id', '=', mutationId));
-  const files = stmt(db, 'DELETE FROM outbox_files WHERE mutation_id = ? RETURNING path').all(
-    mutationId,
-  ) as { path: string }[];
+  stmt(db, 'DELETE FROM outbox WHERE mutation_id = ?').run(mutationId);
+  const files = stmt(db, 'DELETE FROM outbox_files WHERE mutation_id = ? RETURNING path')
+    .pluck()
+    .all(mutationId) as string[];
   into.mutations.push(row);
-  into.files.push(...files.map((f) => f.path));
+  into.files.push(...files);
   return row;
 };
 
@@ -228,8 +220,9 @@ export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutati
     stmt(
       db,
       // In replay order (the primary key): the scan stops at the first `limit` rows that
-      // qualify, instead of testing every due row and sorting.
-      `SELECT ${COLUMNS} FROM outbox o NOT INDEXED
+      // qualify, instead of testing every due row and sorting. Ids only: the rows taken are
+      // read whole afterwards (their bodies and bases are what costs).
+      `SELECT o.mutation_id FROM outbox o NOT INDEXED
        WHERE o.state = 'pending' AND o.next_attempt_at <= @now
          AND NOT EXISTS (
            SELECT 1 FROM outbox e WHERE e.entity = o.entity AND e.mutation_id < o.mutation_id)
@@ -244,8 +237,10 @@ export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutati
            WHERE x.mutation_id < o.mutation_id AND x.state IN ('pending', 'inflight')
              AND d.value = o.entity))
        ORDER BY o.mutation_id LIMIT @limit`,
-    ).all({ now, limit }) as RawRow[]
-  ).map(toMutation);
+    )
+      .pluck()
+      .all({ now, limit }) as number[]
+  ).flatMap((id) => getMutation(db, id) ?? []);
 
 const transition = (
   db: Sqlite,
@@ -278,13 +273,18 @@ export const markInflight = (db: Sqlite, mutationId: number, now: number): void 
     now,
   );
 
-/** The server confirmed the row: it leaves the queue with its files (remove those after commit). */
-export const settle = (db: Sqlite, mutationId: number): Dropped =>
+/**
+ * The server confirmed the row: it leaves the queue with its files. Answers the staged files'
+ * paths, to remove after the commit.
+ */
+export const settle = (db: Sqlite, mutationId: number): { files: string[] } =>
   inTx(db, () => {
-    const dropped: Dropped = { mutations: [], files: [] };
-    if (!removeRow(db, mutationId, dropped))
+    if (stmt(db, 'DELETE FROM outbox WHERE mutation_id = ?').run(mutationId).changes === 0)
       throw new OutboxStateError(`no outbox row ${mutationId}`);
-    return dropped;
+    const files = stmt(db, 'DELETE FROM outbox_files WHERE mutation_id = ? RETURNING path')
+      .pluck()
+      .all(mutationId) as string[];
+    return { files };
   });
 
 /** A transient failure: back to pending, due again at `nextAttemptAt`. */
