@@ -189,4 +189,33 @@ describe('pusher', () => {
     expect((await pusher.push()).sent).toBe(1);
     expect(tasksTitled('after outage')).toBe(1);
   });
+
+  it('an answer that cannot be written waits and goes again; the answers written with it stay', async () => {
+    const { pusher, db, advance, events, now } = await setUp();
+    // A write of this one answer fails, as a full disk would (the others share its step).
+    db.exec(`CREATE TEMP TRIGGER refuse_one BEFORE INSERT ON tasks WHEN NEW.title = 'not written'
+      BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    const titles = ['written 1', 'not written', 'written 2', 'written 3'];
+    const rows = titles.map((title, i) => enqueue(db, createTask(-2 - i, title), now()));
+    const first = await pusher.push();
+    expect(first).toMatchObject({ sent: 3, failed: 0, waiting: 1 });
+    const waiting = getMutation(db, rows[1]?.mutationId ?? 0);
+    expect(waiting?.state).toBe('pending');
+    expect(waiting?.lastError?.message).toMatch(/disk full/);
+    expect(events.some((e) => e.type === 'retrying')).toBe(true);
+    for (const [i, title] of titles.entries()) {
+      const serverId = serverIdOf(db, 'task', -2 - i);
+      if (i === 1) expect(serverId).toBeUndefined();
+      else expect(readTask(db, serverId ?? 0, Date.now())?.taskTitle).toBe(title);
+    }
+    db.exec('DROP TRIGGER refuse_one');
+    advance(10 * 60_000);
+    expect((await pusher.push()).sent).toBe(1);
+    expect(readTask(db, serverIdOf(db, 'task', -3) ?? 0, Date.now())?.taskTitle).toBe(
+      'not written',
+    );
+    // The second send landed on what the first made (its idempotency key): one task on the server.
+    for (const title of titles) expect(tasksTitled(title)).toBe(1);
+    expect(allMutations(db)).toHaveLength(0);
+  });
 });
