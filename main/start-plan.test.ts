@@ -21,6 +21,11 @@ describe('electronEnv', () => {
     );
     expect('WORKTRAY_SERVER' in electronEnv({ PATH: '/bin' }, '/data/wt', null)).toBe(false);
   });
+
+  it('passes --no-demo through as WORKTRAY_NO_DEMO', () => {
+    expect(electronEnv(env, '/data/wt', null, false).WORKTRAY_NO_DEMO).toBe('1');
+    expect('WORKTRAY_NO_DEMO' in electronEnv(env, '/data/wt', null, true)).toBe(false);
+  });
 });
 
 describe('ensureRendererBuilt (a real vite build of a one-page renderer)', () => {

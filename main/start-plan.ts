@@ -42,8 +42,11 @@ export const electronEnv = (
   env: NodeJS.ProcessEnv,
   dataDir: string,
   serverUrl: string | null,
+  demoDefault = true,
 ): NodeJS.ProcessEnv => ({
   ...env,
   WORKTRAY_DATA_DIR: dataDir,
   ...(serverUrl === null ? {} : { WORKTRAY_SERVER: serverUrl }),
+  // --no-demo: the sign-in screen offers no embedded demo server.
+  ...(demoDefault ? {} : { WORKTRAY_NO_DEMO: '1' }),
 });

@@ -74,7 +74,7 @@ const main = async () => {
       ensureRendererBuilt(root, build);
       const child = spawn(electron, [root], {
         stdio: 'inherit',
-        env: electronEnv(process.env, dataDir, serverUrl),
+        env: electronEnv(process.env, dataDir, serverUrl, !values['no-demo']),
       });
       child.on('exit', (code) => process.exit(code ?? 0));
       return;

@@ -110,7 +110,7 @@ async function launch(): Promise<void> {
     {
       dataDir,
       serverUrl: process.env.WORKTRAY_SERVER || null,
-      demoDefault: true,
+      demoDefault: process.env.WORKTRAY_NO_DEMO !== '1',
     },
     { vault, log },
   );
