@@ -1,9 +1,9 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { bridgeEventNames, bridgeMethodNames } from '../../shared/bridge';
+import { bridgeEventNameList, bridgeMethodNameList } from '../../shared/bridge/names';
 import { createPreloadApi } from './preload-api';
 
 // The page gets `window.worktray` = { invoke, on } for the contract's names, and nothing else.
 contextBridge.exposeInMainWorld(
   'worktray',
-  createPreloadApi(ipcRenderer, bridgeMethodNames, bridgeEventNames),
+  createPreloadApi(ipcRenderer, bridgeMethodNameList, bridgeEventNameList),
 );
