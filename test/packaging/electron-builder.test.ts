@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { DEEP_LINK_SCHEME } from '../../main/electron/deep-link';
+import { appIconPath, drawAppIcon } from '../../scripts/app-icon';
 
 /**
  * electron-builder.yml, held to what the app needs (a zod shape of our own) and to what
@@ -19,6 +21,18 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+};
+
+/** A PNG's IDAT data inflated: its pixel rows. */
+const pixelsOf = (png: Buffer): Buffer => {
+  const parts: Buffer[] = [];
+  for (let at = 8; at < png.length; ) {
+    const length = png.readUInt32BE(at);
+    if (png.toString('ascii', at + 4, at + 8) === 'IDAT')
+      parts.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  return inflateSync(Buffer.concat(parts));
 };
 
 const targets = z.union([z.string(), z.array(z.string())]).transform((t) => [t].flat());
@@ -36,6 +50,7 @@ const builderConfig = z.looseObject({
   linux: z.looseObject({ target: targets, maintainer: z.string().includes('@') }),
   mac: z.looseObject({ target: targets }),
   win: z.looseObject({ target: targets }),
+  icon: z.string().min(1),
 });
 
 describe('electron-builder.yml', () => {
@@ -72,6 +87,16 @@ describe('electron-builder.yml', () => {
   it('registers the deep-link scheme the app parses', () => {
     const c = builderConfig.parse(config);
     expect(c.protocols.flatMap((p) => p.schemes)).toContain(DEEP_LINK_SCHEME);
+  });
+
+  it('names the app icon: a 512 px RGBA PNG, the one scripts/app-icon.ts draws', () => {
+    const c = builderConfig.parse(config);
+    const icon = readFileSync(path.join(root, c.icon));
+    expect(path.join(root, c.icon)).toBe(appIconPath);
+    expect(icon.subarray(1, 4).toString('ascii')).toBe('PNG');
+    expect([icon.readUInt32BE(16), icon.readUInt32BE(20), icon[25]]).toEqual([512, 512, 6]);
+    // Pixels compared, not bytes: another zlib may compress the same pixels differently.
+    expect(pixelsOf(icon).equals(pixelsOf(drawAppIcon()))).toBe(true);
   });
 
   it("passes electron-builder's own configuration schema", async () => {
