@@ -1,11 +1,14 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { BridgeInput, BridgeMethod, BridgeOutput } from '../../shared/bridge';
 import { bridge } from './bridge';
+import { keepEqual } from './keep-equal';
+import { afterPaintWhenIdle } from './schedule';
 
 /**
  * A small read cache over the bridge. Every view reads through `useQuery`; an entry re-reads
- * when the replica changes (coalesced to one read per frame), and optimistic edits patch
- * entries in place so a change paints before the host has answered.
+ * when the replica changes (coalesced, after the next paint, in idle time, so an edit's own
+ * frame paints first), an answer equal to the one held changes nothing (no render), and
+ * optimistic edits patch entries in place so a change paints before the host has answered.
  */
 export interface Entry<T = unknown> {
   data: T | undefined;
@@ -19,6 +22,8 @@ interface Slot {
   method: BridgeMethod;
   input: unknown;
   entry: Entry;
+  /** The latest read sent; an answer to an older one is dropped. */
+  seq: number;
   subscribers: Set<() => void>;
   /** Mounted users; an entry nobody watches is dropped after a while. */
   refs: number;
@@ -34,19 +39,22 @@ const notify = (slot: Slot) => {
 };
 
 async function read(slot: Slot) {
-  const seq = slot.entry.seq + 1;
+  const seq = ++slot.seq;
   // Not announced: views show what they have until the answer comes (no flash, no extra render).
-  slot.entry = { ...slot.entry, loading: true, seq };
   try {
-    const data = await bridge().invoke(slot.method, slot.input as never);
-    if (slot.entry.seq !== seq) return;
+    const answer = await bridge().invoke(slot.method, slot.input as never);
+    if (slot.seq !== seq) return;
+    const before = slot.entry;
+    const data = keepEqual(before.data, answer);
+    if (data === before.data && !before.loading && !before.error) return;
     slot.entry = { data, error: null, loading: false, seq };
   } catch (error) {
-    if (slot.entry.seq !== seq) return;
+    if (slot.seq !== seq) return;
     slot.entry = {
       ...slot.entry,
       error: error instanceof Error ? error : new Error(String(error)),
       loading: false,
+      seq,
     };
   }
   notify(slot);
@@ -60,6 +68,7 @@ function slotFor(method: BridgeMethod, input: unknown): Slot {
       method,
       input,
       entry: { data: undefined, error: null, loading: true, seq: 0 },
+      seq: 0,
       subscribers: new Set(),
       refs: 0,
       dropTimer: null,
@@ -70,18 +79,38 @@ function slotFor(method: BridgeMethod, input: unknown): Slot {
   return slot;
 }
 
+/** Caches kept outside this map (a list's pages) that follow the same refresh, patch and clear. */
+export interface ExternalCache {
+  refresh(): void;
+  /** Returns whether anything changed. */
+  patch(patch: (method: BridgeMethod, data: unknown) => unknown): boolean;
+  clear(): void;
+}
+
+const externals = new Set<ExternalCache>();
+
+export function registerCache(cache: ExternalCache): () => void {
+  externals.add(cache);
+  return () => {
+    externals.delete(cache);
+  };
+}
+
 let refreshQueued = false;
 
-/** Re-reads every watched entry (once per frame however many changes arrive). */
+/**
+ * Re-reads every watched entry, once however many changes arrive: after the next paint and in
+ * idle time, so the frame showing an edit (already painted from the optimistic patch) never
+ * also carries the re-reads it caused.
+ */
 export function refreshAll() {
   if (refreshQueued) return;
   refreshQueued = true;
-  const run = () => {
+  afterPaintWhenIdle(() => {
     refreshQueued = false;
     for (const slot of slots.values()) if (slot.refs > 0) void read(slot);
-  };
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(run);
-  else setTimeout(run, 0);
+    for (const cache of externals) cache.refresh();
+  });
 }
 
 /** Rewrites cached data in place (optimistic edits); returns how many entries changed. */
@@ -96,16 +125,19 @@ export function patchAll(patch: (method: BridgeMethod, data: unknown) => unknown
       n++;
     }
   }
+  for (const cache of externals) if (cache.patch(patch)) n++;
   return n;
 }
 
 /** Forgets everything (sign-out, org switch): the next reads come from the new replica. */
 export function clearCache() {
   for (const slot of slots.values()) {
-    slot.entry = { data: undefined, error: null, loading: true, seq: slot.entry.seq + 1 };
+    slot.seq++;
+    slot.entry = { data: undefined, error: null, loading: true, seq: slot.seq };
     if (slot.refs > 0) void read(slot);
     else slots.delete(keyOf(slot.method, slot.input));
   }
+  for (const cache of externals) cache.clear();
 }
 
 export function useQuery<M extends BridgeMethod>(
@@ -119,7 +151,7 @@ export function useQuery<M extends BridgeMethod>(
     if (!slot) return;
     // An answer kept from an earlier visit paints at once and is read again behind it: changes
     // made while nobody watched it did not refresh it.
-    if (slot.refs === 0 && slot.entry.data !== undefined && !slot.entry.loading) void read(slot);
+    if (slot.refs === 0 && slot.entry.data !== undefined) void read(slot);
     slot.refs++;
     if (slot.dropTimer) clearTimeout(slot.dropTimer);
     slot.dropTimer = null;
@@ -133,14 +165,18 @@ export function useQuery<M extends BridgeMethod>(
       }
     };
   }, [slot, key]);
-  const entry = useSyncExternalStore(
-    (cb) => {
+  // Stable per slot: a new subscribe function would make React resubscribe on every render.
+  const subscribe = useCallback(
+    (cb: () => void) => {
       if (!slot) return () => undefined;
       slot.subscribers.add(cb);
-      return () => slot.subscribers.delete(cb);
+      return () => {
+        slot.subscribers.delete(cb);
+      };
     },
-    () => (slot ? slot.entry : idle),
+    [slot],
   );
+  const entry = useSyncExternalStore(subscribe, () => (slot ? slot.entry : idle));
   return {
     ...(entry as Entry<BridgeOutput<M>>),
     reload: () => {

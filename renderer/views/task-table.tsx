@@ -2,26 +2,24 @@
 // biome-ignore-all lint/a11y/useFocusableInteractive: the grid holds the focus and points at the selected row with aria-activedescendant
 // biome-ignore-all lint/a11y/useKeyWithClickEvents: rows are driven by the grid's keys (arrows, j/k, Enter, x)
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { CustomField } from '../../shared/api/custom-fields';
-import type {
-  BridgeTaskFilter,
-  BridgeTaskScope,
-  BridgeTaskSort,
-  TaskRow,
-} from '../../shared/bridge';
+import type { BridgeTaskFilter, BridgeTaskScope, BridgeTaskSort } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
-import { applyEdit } from '../data/edits';
-import { useQuery } from '../data/query';
-import { initials, shortDate, userName } from '../lib/format';
-import { DONE, isDone, priorityClass, REOPENED, statusClass } from '../lib/vocab';
+import { useTaskPages } from '../data/task-pages';
+import { statusClass } from '../lib/vocab';
 import { useShortcut } from '../shortcuts/keys';
-import { SyncMark } from '../ui/sync-mark';
+import { LiteRow, Row, toggleDone } from './task-row';
 
-/** Rows read per call: a screen and a half, so a scroll rarely waits on more than one read. */
-const PAGE = 100;
 const ROW = 32;
 const HEADER = 30;
+/** Rows rendered beyond the screen; more rows ahead come as data (pages read in idle time). */
+const OVERSCAN = 8;
+/**
+ * Faster than this (px per ms, about a row per 16 ms frame) rows are drawn light: nobody reads
+ * a row that is on screen for a frame or two, and a full row costs every frame it mounts in.
+ */
+const FAST = 2;
 
 export type SortKey = NonNullable<BridgeTaskSort>[number];
 
@@ -56,36 +54,32 @@ const baseColumns: Column[] = [
   { id: 'checklist', label: 'Checklist', width: '72px' },
 ];
 
-/** The value a task holds for a custom field, as text (dates as dates). */
-function customValue(task: TaskRow, field: CustomField): string {
-  const f = task.customFields?.find((c) => c.taskCustomFieldId === field.taskCustomFieldId);
-  const v =
-    f?.fieldValue?.find((x) => x.taskId === task.taskId)?.value ?? f?.fieldValue?.[0]?.value;
-  if (v === undefined || v === null || v === '') return '';
-  if (field.fieldType.toUpperCase() === 'DATE' && typeof v === 'number') return shortDate(v);
-  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
-  return String(v);
-}
+/** The sort the list is read with: grouping by status sorts by status first. */
+export const effectiveSort = (sort: SortKey[], groupByStatus: boolean): SortKey[] =>
+  groupByStatus
+    ? [{ property: 'status', direction: 'asc' }, ...sort.filter((s) => s.property !== 'status')]
+    : sort;
 
-/** The rows of one page of the list; a page out of view is not read. */
-function usePage(props: TaskTableProps, page: number, enabled: boolean) {
-  const sort = props.groupByStatus
-    ? [
-        { property: 'status' as const, direction: 'asc' as const },
-        ...props.sort.filter((s) => s.property !== 'status'),
-      ]
-    : props.sort;
-  return useQuery(
-    'tasks.list',
-    { scope: props.scope, filter: props.filter, sort, offset: page * PAGE, limit: PAGE },
-    enabled,
-  );
+/**
+ * Whether the list is moving faster than rows can be read, from the scroll offset between
+ * renders (each scroll event renders the list once).
+ */
+function useFastScroll(offset: number, scrolling: boolean): boolean {
+  const last = useRef({ offset, at: 0, fast: false });
+  const l = last.current;
+  const now = performance.now();
+  if (!scrolling) l.fast = false;
+  else if (offset !== l.offset)
+    l.fast = Math.abs(offset - l.offset) / Math.max(1, now - l.at) > FAST;
+  l.offset = offset;
+  l.at = now;
+  return l.fast;
 }
 
 /**
  * The task list: virtualized (100k rows scroll like 100), read a page at a time from the
- * replica, keyboard-driven (j/k, Enter, x) and sortable on several keys (Shift+click adds a
- * key).
+ * replica with the next pages read ahead in idle time, keyboard-driven (j/k, Enter, x) and
+ * sortable on several keys (Shift+click adds a key).
  */
 export function TaskTable(props: TaskTableProps) {
   const parent = useRef<HTMLDivElement>(null);
@@ -101,56 +95,53 @@ export function TaskTable(props: TaskTableProps) {
     [props.customFields],
   );
   const template = columns.map((c) => c.width).join(' ');
-
-  const first = usePage(props, 0, true);
+  const sort = useMemo(
+    () => effectiveSort(props.sort, props.groupByStatus),
+    [props.sort, props.groupByStatus],
+  );
+  const pages = useTaskPages({ scope: props.scope, filter: props.filter, sort });
+  const total = pages.total ?? 0;
   useEffect(() => {
-    if (first.data && !useApp.getState().mainReady) useApp.setState({ mainReady: true });
-  }, [first.data]);
-  const total = first.data?.total ?? 0;
+    if (pages.total !== null && !useApp.getState().mainReady) useApp.setState({ mainReady: true });
+  }, [pages.total]);
+
   const virtualizer = useVirtualizer({
     count: total,
     getScrollElement: () => parent.current,
     estimateSize: () => ROW,
-    overscan: 12,
+    overscan: OVERSCAN,
   });
   const items = virtualizer.getVirtualItems();
-  const startPage = Math.floor((items[0]?.index ?? 0) / PAGE);
-  const endPage = Math.floor((items[items.length - 1]?.index ?? 0) / PAGE);
-  const a = usePage(props, startPage, startPage > 0);
-  const b = usePage(props, endPage, endPage > 0 && endPage !== startPage);
-  // The page after the window is read ahead, so a scroll finds its rows already here.
-  const ahead = endPage + 1;
-  const c = usePage(props, ahead, ahead * PAGE < total);
+  const firstIndex = items[0]?.index ?? 0;
+  const lastIndex = items[items.length - 1]?.index ?? 0;
+  useEffect(() => {
+    pages.setWindow(firstIndex, Math.max(lastIndex, firstIndex + 40));
+  }, [pages, firstIndex, lastIndex]);
+  const fast = useFastScroll(virtualizer.scrollOffset ?? 0, virtualizer.isScrolling);
 
-  // Rows seen stay until replaced, so a page being re-read never blanks the screen.
-  const rows = useRef(new Map<number, TaskRow>());
-  const scopeKey = JSON.stringify([props.scope, props.filter, props.sort, props.groupByStatus]);
-  const lastScope = useRef(scopeKey);
-  if (lastScope.current !== scopeKey) {
-    rows.current.clear();
-    lastScope.current = scopeKey;
-  }
-  for (const [page, entry] of [
-    [0, first],
-    [startPage, a],
-    [endPage, b],
-    [ahead, c],
-  ] as const) {
-    entry.data?.items.forEach((t, i) => {
-      rows.current.set(page * PAGE + i, t);
-    });
-  }
-  const rowAt = (i: number) => rows.current.get(i);
+  // The list follows the open task once (a task just made or opened elsewhere comes into view
+  // when its row arrives); after that the user's scroll is left alone.
+  const followed = useRef<number | null>(null);
+  useEffect(() => {
+    const id = props.selectedId;
+    if (id === null) return;
+    const follow = () => {
+      if (followed.current === id) return;
+      for (const [i, t] of pages.entries()) {
+        if (t.taskId !== id) continue;
+        followed.current = id;
+        virtualizer.scrollToIndex(i, { align: 'auto' });
+        return;
+      }
+    };
+    follow();
+    return pages.subscribe(follow);
+  }, [props.selectedId, pages, virtualizer]);
+  const rowAt = (i: number) => pages.rowAt(i);
 
-  // Rows far from the window are let go: a long scroll must not make every frame slower.
-  if (rows.current.size > 4 * PAGE * 4) {
-    const lo = (startPage - 2) * PAGE;
-    const hi = (ahead + 2) * PAGE;
-    for (const i of rows.current.keys()) if (i < lo || i >= hi) rows.current.delete(i);
-  }
   /** Where the selected task is among the rows held (looked up only when a key needs it). */
   const selectedIndex = () => {
-    for (const [i, t] of rows.current) if (t.taskId === props.selectedId) return i;
+    for (const [i, t] of pages.entries()) if (t.taskId === props.selectedId) return i;
     return -1;
   };
 
@@ -174,8 +165,8 @@ export function TaskTable(props: TaskTableProps) {
 
   useEffect(() => {
     // Changing what the list shows starts at its top.
-    if (scopeKey) parent.current?.scrollTo({ top: 0 });
-  }, [scopeKey]);
+    if (pages) parent.current?.scrollTo({ top: 0 });
+  }, [pages]);
 
   const sortFor = (property: SortKey['property']) =>
     props.sort.find((s) => s.property === property);
@@ -194,12 +185,12 @@ export function TaskTable(props: TaskTableProps) {
     } else props.onSort([flipped]);
   };
 
-  if (first.error) {
+  if (pages.error && pages.total === null) {
     return (
       <div className="empty" role="alert">
         <strong>This list could not be read</strong>
-        <span>{first.error.message}</span>
-        <button type="button" className="btn" onClick={first.reload}>
+        <span>{pages.error.message}</span>
+        <button type="button" className="btn" onClick={() => pages.retry()}>
           Try again
         </button>
       </div>
@@ -264,7 +255,7 @@ export function TaskTable(props: TaskTableProps) {
         })}
       </div>
       <div ref={parent} className="tt-body" role="rowgroup">
-        {first.loading && !first.data ? (
+        {pages.total === null ? (
           <SkeletonRows />
         ) : total === 0 ? (
           <div className="empty">
@@ -297,7 +288,14 @@ export function TaskTable(props: TaskTableProps) {
                       <span className={statusClass(t.status)}>{t.status ?? 'No status'}</span>
                     </div>
                   ) : null}
-                  {t ? (
+                  {t && fast ? (
+                    <LiteRow
+                      task={t}
+                      index={v.index}
+                      template={template}
+                      selected={t.taskId === props.selectedId}
+                    />
+                  ) : t ? (
                     <Row
                       task={t}
                       index={v.index}
@@ -323,113 +321,6 @@ export function TaskTable(props: TaskTableProps) {
     </div>
   );
 }
-
-const toggleDone = (t: TaskRow) =>
-  applyEdit({
-    kind: 'task.update',
-    taskId: t.taskId,
-    patch: isDone(t.status)
-      ? { status: REOPENED, completion: 0 }
-      : { status: DONE, completion: 100 },
-  });
-
-const Row = memo(function Row({
-  task: t,
-  index,
-  template,
-  customFields,
-  selected,
-  onSelect,
-  onOpen,
-}: {
-  task: TaskRow;
-  index: number;
-  template: string;
-  customFields: readonly CustomField[];
-  selected: boolean;
-  onSelect: (id: number) => void;
-  onOpen: (id: number) => void;
-}) {
-  const done = isDone(t.status);
-  const checklist = t.checklistCount ? `${t.checklistCompletedCount ?? 0}/${t.checklistCount}` : '';
-  return (
-    <div
-      id={`task-row-${t.taskId}`}
-      role="row"
-      aria-rowindex={index + 2}
-      aria-selected={selected}
-      data-task-id={t.taskId}
-      data-sync={t.sync}
-      className={`tt-row${selected ? ' is-selected' : ''}${done ? ' is-done' : ''}${t.sync === 'failed' || t.sync === 'conflict' ? ' is-failed' : ''}`}
-      style={{ gridTemplateColumns: template }}
-      onClick={() => onSelect(t.taskId)}
-      onDoubleClick={() => onOpen(t.taskId)}
-    >
-      <div role="gridcell" className="tt-cell tt-title">
-        <input
-          type="checkbox"
-          className="check"
-          checked={done}
-          aria-label={done ? `Reopen ${t.taskTitle}` : `Complete ${t.taskTitle}`}
-          onClick={(e) => e.stopPropagation()}
-          onChange={() => toggleDone(t)}
-        />
-        <button
-          type="button"
-          className="tt-open ellipsis"
-          tabIndex={-1}
-          onClick={(e) => {
-            e.stopPropagation();
-            onSelect(t.taskId);
-            onOpen(t.taskId);
-          }}
-        >
-          {t.taskTitle}
-        </button>
-        {t.subtaskCount ? (
-          <span className="pill" title={`${t.subtaskCount} subtasks`}>
-            ↳ {t.subtaskCount}
-          </span>
-        ) : null}
-        <SyncMark sync={t.sync} />
-      </div>
-      <div role="gridcell" className="tt-cell">
-        {t.status ? <span className={statusClass(t.status)}>{t.status}</span> : null}
-      </div>
-      <div role="gridcell" className="tt-cell">
-        {t.priority && t.priority !== 'None' ? (
-          <span className={priorityClass(t.priority)}>{t.priority}</span>
-        ) : null}
-      </div>
-      <div role="gridcell" className="tt-cell">
-        <span className="avatars">
-          {(t.owners ?? []).slice(0, 3).map((o) => (
-            <span key={o.userId} className="avatar" title={userName(o)}>
-              {initials(o)}
-            </span>
-          ))}
-        </span>
-      </div>
-      <div role="gridcell" className={`tt-cell${t.overdue && !done ? ' is-overdue' : ''}`}>
-        {shortDate(t.dueDate)}
-      </div>
-      <div role="gridcell" className="tt-cell ellipsis muted">
-        {(t.tags ?? []).join(', ')}
-      </div>
-      <div role="gridcell" className="tt-cell muted">
-        {t.completion ? `${t.completion}%` : ''}
-      </div>
-      <div role="gridcell" className="tt-cell muted">
-        {checklist}
-      </div>
-      {customFields.slice(0, 4).map((f) => (
-        <div key={f.taskCustomFieldId} role="gridcell" className="tt-cell ellipsis muted">
-          {customValue(t, f)}
-        </div>
-      ))}
-    </div>
-  );
-});
 
 function SkeletonRows() {
   return (

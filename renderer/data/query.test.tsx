@@ -1,0 +1,65 @@
+// @vitest-environment happy-dom
+import { act, cleanup, render } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { refreshAll, useQuery } from './query';
+
+afterEach(cleanup);
+
+/** A host behind the preload seam: answers `users.list` with whatever the test holds now. */
+const host = {
+  users: [{ userId: 1, firstName: 'Ada' }] as { userId: number; firstName: string }[],
+  calls: 0,
+};
+beforeAll(() => {
+  window.worktray = {
+    invoke: async (method: string) => {
+      host.calls++;
+      if (method !== 'users.list')
+        return { ok: false, error: { code: 'internal', message: method } };
+      return { ok: true, value: { users: host.users.map((u) => ({ ...u })) } };
+    },
+    on: () => () => undefined,
+  };
+});
+
+const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+const settle = () => act(() => new Promise<void>((r) => setTimeout(r, 50)));
+
+let renders = 0;
+function Users() {
+  const q = useQuery('users.list', {});
+  renders++;
+  return (
+    <ul>
+      {q.data?.users.map((u) => (
+        <li key={u.userId}>{u.firstName}</li>
+      ))}
+    </ul>
+  );
+}
+
+describe('useQuery re-reads', () => {
+  it('wait for the next frame to paint, come once however many changes, and render only what changed', async () => {
+    const view = render(<Users />);
+    await settle();
+    expect(view.container.textContent).toBe('Ada');
+    const rendered = renders;
+    const before = host.calls;
+
+    // Five change events in a burst: nothing is read in the frame that shows the edit.
+    for (let i = 0; i < 5; i++) refreshAll();
+    expect(host.calls).toBe(before);
+    await frame();
+    expect(host.calls).toBe(before);
+    await settle();
+    expect(host.calls).toBe(before + 1);
+    // The same answer again: nothing renders.
+    expect(renders).toBe(rendered);
+
+    host.users = [{ userId: 1, firstName: 'Grace' }];
+    refreshAll();
+    await settle();
+    expect(view.container.textContent).toBe('Grace');
+    expect(renders).toBe(rendered + 1);
+  });
+});

@@ -1,0 +1,163 @@
+// biome-ignore-all lint/a11y/useSemanticElements: rows of a virtualized ARIA grid are divs
+// biome-ignore-all lint/a11y/useFocusableInteractive: the grid holds the focus (aria-activedescendant)
+// biome-ignore-all lint/a11y/useKeyWithClickEvents: rows are driven by the grid's keys (arrows, j/k, Enter, x)
+// biome-ignore-all lint/a11y/noStaticElementInteractions: the title opens the task on click; Enter does it from the keyboard
+import { memo } from 'react';
+import type { CustomField } from '../../shared/api/custom-fields';
+import type { TaskRow } from '../../shared/bridge';
+import { applyEdit } from '../data/edits';
+import { initials, shortDate, userName } from '../lib/format';
+import { DONE, isDone, priorityClass, REOPENED, statusClass } from '../lib/vocab';
+import { SyncMark } from '../ui/sync-mark';
+
+export const toggleDone = (t: TaskRow) =>
+  applyEdit({
+    kind: 'task.update',
+    taskId: t.taskId,
+    patch: isDone(t.status)
+      ? { status: REOPENED, completion: 0 }
+      : { status: DONE, completion: 100 },
+  });
+
+/** The value a task holds for a custom field, as text (dates as dates). */
+function customValue(task: TaskRow, field: CustomField): string {
+  const f = task.customFields?.find((c) => c.taskCustomFieldId === field.taskCustomFieldId);
+  const v =
+    f?.fieldValue?.find((x) => x.taskId === task.taskId)?.value ?? f?.fieldValue?.[0]?.value;
+  if (v === undefined || v === null || v === '') return '';
+  if (field.fieldType.toUpperCase() === 'DATE' && typeof v === 'number') return shortDate(v);
+  if (typeof v === 'boolean') return v ? 'Yes' : 'No';
+  return String(v);
+}
+
+export interface RowProps {
+  task: TaskRow;
+  index: number;
+  template: string;
+  customFields: readonly CustomField[];
+  selected: boolean;
+  onSelect: (id: number) => void;
+  onOpen: (id: number) => void;
+}
+
+/** What every row carries, full or light: its identity for the grid, tests and styles. */
+const rowAttributes = (t: TaskRow, index: number, selected: boolean, template: string) => {
+  const failed = t.sync === 'failed' || t.sync === 'conflict';
+  return {
+    id: `task-row-${t.taskId}`,
+    role: 'row',
+    'aria-rowindex': index + 2,
+    'aria-selected': selected,
+    'data-task-id': t.taskId,
+    'data-sync': t.sync,
+    className: `tt-row${selected ? ' is-selected' : ''}${isDone(t.status) ? ' is-done' : ''}${failed ? ' is-failed' : ''}`,
+    style: { gridTemplateColumns: template },
+  };
+};
+
+/** One task in the list, every column. Props are stable across frames, so it renders once. */
+export const Row = memo(function Row({
+  task: t,
+  index,
+  template,
+  customFields,
+  selected,
+  onSelect,
+  onOpen,
+}: RowProps) {
+  const done = isDone(t.status);
+  const checklist = t.checklistCount ? `${t.checklistCompletedCount ?? 0}/${t.checklistCount}` : '';
+  return (
+    <div
+      {...rowAttributes(t, index, selected, template)}
+      onClick={() => onSelect(t.taskId)}
+      onDoubleClick={() => onOpen(t.taskId)}
+    >
+      <div role="gridcell" className="tt-cell tt-title">
+        <input
+          type="checkbox"
+          className="check"
+          checked={done}
+          aria-label={done ? `Reopen ${t.taskTitle}` : `Complete ${t.taskTitle}`}
+          onClick={(e) => e.stopPropagation()}
+          onChange={() => toggleDone(t)}
+        />
+        {/* Not a button: the row is the grid's focus target, and a control per row costs every frame of a scroll. */}
+        <span
+          className="tt-open ellipsis"
+          onClick={(e) => {
+            e.stopPropagation();
+            onSelect(t.taskId);
+            onOpen(t.taskId);
+          }}
+        >
+          {t.taskTitle}
+        </span>
+        {t.subtaskCount ? (
+          <span className="pill" title={`${t.subtaskCount} subtasks`}>
+            ↳ {t.subtaskCount}
+          </span>
+        ) : null}
+        <SyncMark sync={t.sync} />
+      </div>
+      <div role="gridcell" className="tt-cell">
+        {t.status ? <span className={statusClass(t.status)}>{t.status}</span> : null}
+      </div>
+      <div role="gridcell" className="tt-cell">
+        {t.priority && t.priority !== 'None' ? (
+          <span className={priorityClass(t.priority)}>{t.priority}</span>
+        ) : null}
+      </div>
+      <div role="gridcell" className="tt-cell">
+        {t.owners?.length ? (
+          <span className="avatars" title={t.owners.map(userName).join(', ')}>
+            {t.owners.slice(0, 3).map((o) => (
+              <span key={o.userId} className="avatar">
+                {initials(o)}
+              </span>
+            ))}
+          </span>
+        ) : null}
+      </div>
+      <div role="gridcell" className={`tt-cell${t.overdue && !done ? ' is-overdue' : ''}`}>
+        {shortDate(t.dueDate)}
+      </div>
+      <div role="gridcell" className="tt-cell ellipsis muted">
+        {(t.tags ?? []).join(', ')}
+      </div>
+      <div role="gridcell" className="tt-cell muted">
+        {t.completion ? `${t.completion}%` : ''}
+      </div>
+      <div role="gridcell" className="tt-cell muted">
+        {checklist}
+      </div>
+      {customFields.slice(0, 4).map((f) => (
+        <div key={f.taskCustomFieldId} role="gridcell" className="tt-cell ellipsis muted">
+          {customValue(t, f)}
+        </div>
+      ))}
+    </div>
+  );
+});
+
+/**
+ * The same task while the list flies past (faster than the eye reads a row): its title and
+ * status as text, no controls. The full row replaces it when the scroll slows or stops.
+ */
+export const LiteRow = memo(function LiteRow({
+  task: t,
+  index,
+  template,
+  selected,
+}: Pick<RowProps, 'task' | 'index' | 'template' | 'selected'>) {
+  return (
+    <div {...rowAttributes(t, index, selected, template)} data-lite="">
+      <div role="gridcell" className="tt-cell tt-title">
+        {t.taskTitle}
+      </div>
+      <div role="gridcell" className="tt-cell muted">
+        {t.status}
+      </div>
+    </div>
+  );
+});
