@@ -142,34 +142,33 @@ const decodeText = (bytes: Uint8Array): string | undefined => {
 const headerValue = (v: string | string[] | undefined): string | undefined =>
   Array.isArray(v) ? v[0] : v;
 
-/** The answer's `data`, parsed; or the error it means. Never a half-parsed value. */
-export const decodeResponse = (
-  row: EndpointDef,
-  operationId: string,
-  res: HttpResponse,
-  now: number,
-): unknown => {
+/** Throws the error a non-2xx answer means; a 2xx passes. */
+export const checkStatus = (operationId: string, res: HttpResponse, now: number): void => {
   const { status } = res;
-  if (status < 200 || status > 299) {
-    const text = res.body.byteLength === 0 ? undefined : (decodeText(res.body) ?? '\uFFFD');
-    throw errorFromHttp({ status, headers: res.headers, text }, operationId, now);
-  }
-  if (row.produces === 'binary')
-    return { bytes: res.body, contentType: headerValue(res.headers['content-type']) };
-  if (res.body.byteLength === 0) {
-    if (row.data)
-      throw badResponse(operationId, `HTTP ${status} without the expected body`, status);
-    return undefined;
-  }
-  if (status === 204) return undefined;
+  if (status >= 200 && status <= 299) return;
+  const text = res.body.byteLength === 0 ? undefined : (decodeText(res.body) ?? '\uFFFD');
+  throw errorFromHttp({ status, headers: res.headers, text }, operationId, now);
+};
+
+/** A 2xx body read as JSON (the JSON value), or the bad-response error it means. */
+const readJsonBody = (operationId: string, res: HttpResponse): unknown => {
+  const { status } = res;
   const text = decodeText(res.body);
   if (text === undefined) throw badResponse(operationId, 'response body is not UTF-8', status);
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw badResponse(operationId, 'response body is not valid JSON', status, e);
   }
+};
+
+/** A 2xx answer's JSON checked against the row's schema: its `data`, or the error it means. */
+const checkAnswer = (
+  row: EndpointDef,
+  operationId: string,
+  status: number,
+  json: unknown,
+): unknown => {
   const parsed = answerSchema(row).safeParse(json);
   if (!parsed.success) {
     // A 2xx carrying an ApiError: the server's words are more useful than the schema's.
@@ -191,12 +190,52 @@ export const decodeResponse = (
   return row.data ? (parsed.data as { data: unknown }).data : undefined;
 };
 
+/**
+ * The answer's `data`, parsed; or the error it means. Never a half-parsed value. `onJson`
+ * sees a JSON body as soon as it is parsed, before the check against the contract (a bulk
+ * pull starts its next request from the cursor in it; nothing is written before the check).
+ */
+export const decodeResponse = (
+  row: EndpointDef,
+  operationId: string,
+  res: HttpResponse,
+  now: number,
+  onJson?: (json: unknown) => void,
+): unknown => {
+  checkStatus(operationId, res, now);
+  const { status } = res;
+  if (row.produces === 'binary')
+    return { bytes: res.body, contentType: headerValue(res.headers['content-type']) };
+  if (res.body.byteLength === 0) {
+    if (row.data)
+      throw badResponse(operationId, `HTTP ${status} without the expected body`, status);
+    return undefined;
+  }
+  if (status === 204) return undefined;
+  const json = readJsonBody(operationId, res);
+  onJson?.(json);
+  return checkAnswer(row, operationId, status, json);
+};
+
+/**
+ * A 2xx answer as received, not decoded yet (the caller decodes it with `decodeResponse`,
+ * possibly on another thread); any other status has already become its error.
+ */
+export interface RawAnswer {
+  operationId: OperationId;
+  response: HttpResponse;
+  /** The client's clock when the answer arrived. */
+  receivedAt: number;
+}
+
+/** `raw`: answer the undecoded `RawAnswer` instead of the parsed data. */
 export const sendPrepared = async (
   ctx: CallContext,
   call: PreparedCall,
   extraHeaders: Record<string, string>,
   args: LooseArgs,
   onProgress?: ProgressCallback,
+  raw = false,
 ): Promise<unknown> => {
   const res = await ctx.http.send({
     operationId: call.operationId,
@@ -207,7 +246,10 @@ export const sendPrepared = async (
     timeouts: args.timeouts,
     signal: args.signal,
   });
-  return decodeResponse(call.row, call.operationId, res, ctx.clock());
+  const now = ctx.clock();
+  if (!raw) return decodeResponse(call.row, call.operationId, res, now);
+  checkStatus(call.operationId, res, now);
+  return { operationId: call.operationId, response: res, receivedAt: now } satisfies RawAnswer;
 };
 
 /** An operation that needs no session (the token operations). */

@@ -5,7 +5,7 @@
  */
 import { type OperationId, operationIds } from '../../shared/api/endpoints';
 import type { Task } from '../../shared/api/tasks';
-import { type CallContext, prepareCall, sendPrepared } from './call';
+import { type CallContext, prepareCall, type RawAnswer, sendPrepared } from './call';
 import { isApiClientError } from './errors';
 import type { Http } from './http';
 import { createProjectTaskResolved, type ResolveOptions } from './project-task';
@@ -42,6 +42,12 @@ export interface ApiClient {
   readonly ops: Operations;
   /** The same, by operation id (the outbox stores ids, not functions). */
   call<K extends OperationId>(operationId: K, args?: OperationArgs<K>): Promise<OperationResult<K>>;
+  /**
+   * The same call, answering the 2xx response undecoded (statuses, the 401 retry and errors
+   * as for `call`): the caller checks it against the contract itself with `decodeResponse`,
+   * e.g. on a worker thread.
+   */
+  callRaw<K extends OperationId>(operationId: K, args?: OperationArgs<K>): Promise<RawAnswer>;
   /** `createProjectTask`, answering the created task even when the server answers the project. */
   createProjectTaskResolved(
     args: OperationArgs<'createProjectTask'>,
@@ -90,19 +96,24 @@ const makeClient = (ctx: CallContext, session: Session, orgId: number): ApiClien
     'x-org-id': String(orgId),
   });
 
-  const invoke = async (operationId: OperationId, args: LooseArgs = {}): Promise<unknown> => {
+  const invoke = async (
+    operationId: OperationId,
+    args: LooseArgs = {},
+    raw = false,
+  ): Promise<unknown> => {
     // Arguments are checked before any token work: a refused input sends nothing at all.
     const prepared = await prepareCall(ctx, operationId, args);
-    if (prepared.row.auth === 'none') return sendPrepared(ctx, prepared, {}, args, args.onProgress);
+    if (prepared.row.auth === 'none')
+      return sendPrepared(ctx, prepared, {}, args, args.onProgress, raw);
     const progress = monotonic(args.onProgress);
     const token = await session.accessToken(operationId);
     try {
-      return await sendPrepared(ctx, prepared, authHeaders(token), args, progress);
+      return await sendPrepared(ctx, prepared, authHeaders(token), args, progress, raw);
     } catch (e) {
       if (!isApiClientError(e) || e.kind !== 'auth' || e.status !== 401) throw e;
       // One refresh (shared with every other call that met the same 401), one retry.
       const fresh = await session.refreshAfterUnauthorized(token, operationId);
-      return sendPrepared(ctx, prepared, authHeaders(fresh), args, progress);
+      return sendPrepared(ctx, prepared, authHeaders(fresh), args, progress, raw);
     }
   };
 
@@ -118,6 +129,8 @@ const makeClient = (ctx: CallContext, session: Session, orgId: number): ApiClien
     ops,
     call: <K extends OperationId>(operationId: K, args?: OperationArgs<K>) =>
       invoke(operationId, args as LooseArgs | undefined) as Promise<OperationResult<K>>,
+    callRaw: (operationId, args) =>
+      invoke(operationId, args as LooseArgs | undefined, true) as Promise<RawAnswer>,
     createProjectTaskResolved: (args, resolveOptions) =>
       createProjectTaskResolved(client, args, resolveOptions),
     forOrg: (other) => makeClient(ctx, session, checkOrgId(other)),

@@ -11,6 +11,9 @@ import {
 import { readStreamState, writeStreamState } from '../db/queries/sync-state';
 import type { Replica } from '../db/replica';
 import { type BulkStreamOptions, pullBulkStream } from './bulk-stream';
+import { startCheckpointer } from './checkpointer';
+import { startFillThread } from './fill-thread';
+import { openPageDecoder, type PageDecoder } from './page-decoder';
 import {
   PullCancelledError,
   type PullProgress,
@@ -181,6 +184,7 @@ const pullOnce = async (
   replica: Replica,
   client: ApiClient,
   options: PullOptions,
+  decoder: PageDecoder | undefined,
 ): Promise<StreamResult[]> => {
   const start = client.bytesReceived();
   const bytes = () => client.bytesReceived() - start;
@@ -190,6 +194,7 @@ const pullOnce = async (
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
     ...(options.writeBudgetMs ? { writeBudgetMs: options.writeBudgetMs } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(decoder ? { decoder } : {}),
     bytes,
   };
   const results = await pullSmallStreams(replica, client, options, bytes);
@@ -201,6 +206,24 @@ const pullOnce = async (
   if (searchIndexPending(replica.db)) await catchUpSearchIndex(replica.db);
   results.push(...(await pullActivity(replica, client, options, bytes)));
   return results;
+};
+
+/**
+ * A bootstrap's worker thread (page decoder and checkpointer), started with the pull so that
+ * it is up by the time the tasks come.
+ */
+const startFill = (replica: Replica) => {
+  const thread = startFillThread();
+  return {
+    thread,
+    decoder: openPageDecoder(thread),
+    checkpointer: startCheckpointer(replica, thread),
+  };
+};
+
+const stopFill = async (fill: ReturnType<typeof startFill> | null) => {
+  await fill?.checkpointer.stop();
+  await fill?.thread?.close();
 };
 
 /**
@@ -220,16 +243,22 @@ export const pullAll = async (
     rebootstrapped = true;
   }
   let streams: StreamResult[];
+  let fill = readStreamState(replica.db, 'tasks')?.phase === 'done' ? null : startFill(replica);
   try {
-    streams = await pullOnce(replica, client, options);
-  } catch (error) {
-    if (!isStalePullError(error)) throw error;
-    replica.wipeServerData();
-    rebootstrapped = true;
-    streams = await pullOnce(replica, client, options);
+    try {
+      streams = await pullOnce(replica, client, options, fill?.decoder);
+    } catch (error) {
+      if (!isStalePullError(error)) throw error;
+      replica.wipeServerData();
+      rebootstrapped = true;
+      fill ??= startFill(replica);
+      streams = await pullOnce(replica, client, options, fill.decoder);
+    }
+    if (streams.some((s) => s.stream === 'tasks' && s.mode === 'bootstrap'))
+      await compactSearchIndex(replica);
+  } finally {
+    await stopFill(fill);
   }
-  if (streams.some((s) => s.stream === 'tasks' && s.mode === 'bootstrap'))
-    await compactSearchIndex(replica);
   return { streams, rebootstrapped, durationMs: performance.now() - started };
 };
 

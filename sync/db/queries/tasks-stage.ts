@@ -14,14 +14,8 @@
 import type { BulkTask } from '../../../shared/api';
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
-import {
-  childInserts,
-  deleteTasks,
-  flushPageShared,
-  pageRows,
-  type TaskRows,
-  upsertTasksSql,
-} from './tasks-write';
+import { childInserts, encodeStagePage, type StagePage } from './task-rows';
+import { deleteTasks, flushPageShared, upsertTasksSql } from './tasks-write';
 
 const firstFillKey = 'tasks_first_fill';
 /** The highest task id moved out of the stage so far. */
@@ -46,23 +40,6 @@ export const beginFirstFill = (db: Sqlite): boolean =>
 export const firstFillActive = (db: Sqlite): boolean =>
   stmt(db, 'SELECT 1 FROM replica_info WHERE key = ?').get(firstFillKey) !== undefined;
 
-/** A staged task: its rows for every table, in `TaskRows` order. */
-export type StagedTask = [
-  TaskRows['task'],
-  TaskRows['tags'],
-  TaskRows['owners'],
-  TaskRows['values'],
-  TaskRows['checklist'],
-  TaskRows['files'],
-];
-
-const partIndex = { tags: 1, owners: 2, values: 3, checklist: 4, files: 5 } as const;
-
-export const stagedTasksJson = (rows: readonly TaskRows[]): string =>
-  JSON.stringify(
-    rows.map((r): StagedTask => [r.task, r.tags, r.owners, r.values, r.checklist, r.files]),
-  );
-
 /** Appends staged tasks given as the JSON of a `StagedTask[]`. */
 export const stageTasksJson = (db: Sqlite, json: string): void => {
   stmt(
@@ -79,19 +56,22 @@ export const stageTombstones = (db: Sqlite, taskIds: readonly number[]): void =>
   );
 };
 
+/** Appends an encoded page to the stage. Call in a transaction. */
+export const writeStagePage = (
+  db: Sqlite,
+  page: StagePage,
+): { upserted: number; deleted: number } => {
+  if (page.staged !== null) stageTasksJson(db, page.staged);
+  flushPageShared(db, page.shared);
+  stageTombstones(db, page.dead);
+  return { upserted: page.upserted, deleted: page.dead.length };
+};
+
 /** One page of the export during a first fill, appended to the stage. */
 export const stageTaskItems = (
   db: Sqlite,
   items: readonly BulkTask[],
-): { upserted: number; deleted: number } => {
-  const live = items.filter((t) => !t.deleted);
-  const dead = items.filter((t) => t.deleted).map((t) => t.taskId);
-  const { rows, shared } = pageRows(live);
-  if (rows.length > 0) stageTasksJson(db, stagedTasksJson(rows));
-  flushPageShared(db, shared);
-  stageTombstones(db, dead);
-  return { upserted: live.length, deleted: dead.length };
-};
+): { upserted: number; deleted: number } => writeStagePage(db, encodeStagePage(items));
 
 /** Rows in the stage (a task sent twice counts twice). */
 export const stagedTaskCount = (db: Sqlite): number =>
@@ -123,6 +103,9 @@ const mergedUpTo = (db: Sqlite): number => {
   ) as { n: number } | undefined;
   return row?.n ?? Number.MIN_SAFE_INTEGER;
 };
+
+/** Where each part sits in a staged task (`StagedTask`). */
+const partIndex = { tags: 1, owners: 2, values: 3, checklist: 4, files: 5 } as const;
 
 const stagedColumns = Array.from({ length: 22 }, (_, i) => `data ->> '$[0][${i}]'`).join(', ');
 const IN_SEQS = 'seq IN (SELECT value FROM json_each(?))';

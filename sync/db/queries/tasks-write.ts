@@ -1,95 +1,20 @@
-import type { Attachment, BulkTask, CustomField, Task, UserRef } from '../../../shared/api';
-import { customValueColumns } from '../../../shared/filters';
+import type { Attachment, BulkTask, Task } from '../../../shared/api';
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
-import { bit, extraOf, toMs } from './convert';
 import { upsertFieldDefinitions } from './custom-fields';
+import {
+  attachmentRow,
+  childInserts,
+  pageRows,
+  type SharedRows,
+  sharedRows,
+  type TaskRows,
+} from './task-rows';
 import { upsertUsers } from './users';
 
-const taskKeys = new Set([
-  'taskId',
-  'spaceId',
-  'projectId',
-  'parentTaskId',
-  'taskTitle',
-  'description',
-  'status',
-  'priority',
-  'tags',
-  'owners',
-  'startDate',
-  'dueDate',
-  'completion',
-  'completedTime',
-  'overdue',
-  'createdBy',
-  'modifiedBy',
-  'createdTime',
-  'modifiedTime',
-  'deleted',
-  'deletedTime',
-  'customFields',
-  'subtaskCount',
-  'checklistCount',
-  'checklistCompletedCount',
-  'attachmentCount',
-  'checklists',
-  'attachments',
-]);
-const checklistKeys = new Set([
-  'checklistId',
-  'taskId',
-  'subtaskId',
-  'name',
-  'completed',
-  'assigneeId',
-  'position',
-  'createdTime',
-  'modifiedTime',
-]);
-const attachmentKeys = new Set([
-  'attachmentId',
-  'fileName',
-  'extension',
-  'contentType',
-  'size',
-  'downloadUrl',
-  'taskId',
-  'subtaskId',
-  'projectId',
-  'createdBy',
-  'createdTime',
-]);
-
-/**
- * The server computes `completed` from its own vocabulary; the DTO does not carry it, so the
- * replica takes "has a completedTime" or the contract's "Done means complete".
- */
-export const isTaskComplete = (t: Pick<Task, 'status' | 'completedTime'>): boolean =>
-  (t.completedTime !== null && t.completedTime !== undefined) ||
-  (t.status ?? '').toLowerCase() === 'done';
-
-/**
- * What a page shares across its tasks (user references, custom field definitions) is
- * written once per page, not once per task.
- */
-export interface PageShared {
-  users: Map<number, UserRef>;
-  fields: Map<number, CustomField>;
-}
-
-const newPageShared = (): PageShared => ({ users: new Map(), fields: new Map() });
-
-const collect = (shared: PageShared, refs: (UserRef | null | undefined)[]) => {
-  for (const r of refs) if (r && !shared.users.has(r.userId)) shared.users.set(r.userId, r);
-};
-
-export const flushPageShared = (db: Sqlite, shared: PageShared): void => {
-  upsertUsers(db, shared.users.values());
-  upsertFieldDefinitions(
-    db,
-    [...shared.fields.values()].filter((f) => f.fieldName !== undefined),
-  );
+export const flushPageShared = (db: Sqlite, shared: SharedRows): void => {
+  upsertUsers(db, shared.users);
+  upsertFieldDefinitions(db, shared.fields);
 };
 
 /** Rows handed to SQLite as one JSON array per table and statement (see writeTasks). */
@@ -124,129 +49,6 @@ export const upsertTasksSql = (
     extra = excluded.extra`;
 
 /**
- * The rows of each table that a task fills, each table's row as an array of its columns
- * (the order of the inserts below, see `childInserts`). `null`: the item does not carry that
- * part, so what the replica has of it stays (a plain TaskDto has no checklist or files; a
- * task without customFields keeps its values).
- */
-export interface TaskRows {
-  task: unknown[];
-  tags: unknown[][];
-  owners: unknown[][];
-  values: unknown[][] | null;
-  checklist: unknown[][] | null;
-  files: unknown[][] | null;
-}
-
-/** The parts of `TaskRows` that are child tables, and how each is inserted from rows. */
-export const childInserts = [
-  { part: 'tags', sql: 'INSERT OR IGNORE INTO task_tags (task_id, name)', columns: 2 },
-  {
-    part: 'owners',
-    sql: 'INSERT OR IGNORE INTO task_owners (task_id, user_id, due_date, completed)',
-    columns: 4,
-  },
-  {
-    part: 'values',
-    sql: 'INSERT OR REPLACE INTO custom_field_values (task_id, field_id, value, text, num)',
-    columns: 5,
-  },
-  {
-    part: 'checklist',
-    sql: 'INSERT OR REPLACE INTO checklist_items (checklist_id, task_id, name, completed, assignee_id, position, created_time, modified_time, extra)',
-    columns: 9,
-  },
-  {
-    part: 'files',
-    sql: 'INSERT OR REPLACE INTO attachments (attachment_id, task_id, project_id, file_name, extension, content_type, size, download_url, created_by, created_time, extra)',
-    columns: 11,
-  },
-] as const satisfies readonly { part: keyof TaskRows; sql: string; columns: number }[];
-
-/** Every table's rows of one task, and what it shares with its page into `shared`. */
-export const taskRows = (t: Task | BulkTask, shared: PageShared): TaskRows => {
-  const id = t.taskId;
-  const due = toMs(t.dueDate);
-  const done = bit(isTaskComplete(t));
-  const task = [
-    id,
-    t.spaceId ?? null,
-    t.projectId ?? null,
-    t.parentTaskId ?? null,
-    t.taskTitle,
-    t.description ?? null,
-    t.status ?? null,
-    t.priority ?? null,
-    toMs(t.startDate),
-    due,
-    t.completion ?? null,
-    done,
-    toMs(t.completedTime),
-    t.createdBy?.userId ?? null,
-    t.modifiedBy?.userId ?? null,
-    toMs(t.createdTime),
-    toMs(t.modifiedTime),
-    t.subtaskCount ?? 0,
-    t.checklistCount ?? 0,
-    t.checklistCompletedCount ?? 0,
-    t.attachmentCount ?? 0,
-    extraOf(t, taskKeys),
-  ];
-  const tags = (t.tags ?? []).map((name) => [id, name]);
-  const owners = (t.owners ?? []).map((o) => [id, o.userId, due, done]);
-  collect(shared, [t.createdBy, t.modifiedBy, ...(t.owners ?? [])]);
-  let values: unknown[][] | null = null;
-  if (t.customFields) {
-    values = [];
-    for (const f of t.customFields) {
-      // A page may carry a definition whole once and slim elsewhere: keep the fullest copy.
-      const known = shared.fields.get(f.taskCustomFieldId);
-      if (!known || Object.keys(f).length > Object.keys(known).length)
-        shared.fields.set(f.taskCustomFieldId, f);
-      for (const v of f.fieldValue ?? []) {
-        if (v.taskId !== id || v.value === null || v.value === undefined) continue;
-        const cols = customValueColumns(f.fieldType, v.value, f.customFieldOption ?? []);
-        values.push([id, f.taskCustomFieldId, JSON.stringify(v.value), cols.text, cols.num]);
-      }
-    }
-  }
-  // A bulk item embeds its checklist and files; a plain TaskDto does not.
-  const { checklists, attachments } = t as BulkTask;
-  const checklist = checklists
-    ? checklists.map((c) => [
-        c.checklistId,
-        id,
-        c.name,
-        bit(c.completed),
-        c.assigneeId ?? null,
-        c.position,
-        toMs(c.createdTime),
-        toMs(c.modifiedTime),
-        extraOf(c, checklistKeys),
-      ])
-    : null;
-  let files: unknown[][] | null = null;
-  if (attachments) {
-    files = attachments.map((a) => attachmentRow(a, id, null));
-    collect(
-      shared,
-      attachments.map((a) => a.createdBy),
-    );
-  }
-  return { task, tags, owners, values, checklist, files };
-};
-
-/** Every task's rows, in task id order, and what the page shares. */
-export const pageRows = (
-  items: readonly (Task | BulkTask)[],
-): { rows: TaskRows[]; shared: PageShared } => {
-  const shared = newPageShared();
-  // In id order: neighbouring rows land in the same b-tree pages (the export's order is by time).
-  const sorted = [...items].sort((a, b) => a.taskId - b.taskId);
-  return { rows: sorted.map((t) => taskRows(t, shared)), shared };
-};
-
-/**
  * Upserts tasks and replaces what each embeds (tags, owners, values, checklist, files). Every
  * table gets one statement for the whole batch, its rows passed as one JSON array that SQLite
  * unpacks with json_each: a page of a thousand tasks costs a dozen statements, not ten
@@ -275,29 +77,11 @@ export const writeTasks = (db: Sqlite, items: readonly (Task | BulkTask)[]): voi
       `${c.sql} ${fromRows(c.columns)}`,
       rows.flatMap((r) => r[c.part] ?? []),
     );
-  flushPageShared(db, shared);
+  flushPageShared(db, sharedRows(shared));
 };
 
 /** One task: the same path as a page of one. */
 export const writeTask = (db: Sqlite, t: Task | BulkTask): void => writeTasks(db, [t]);
-
-const attachmentRow = (
-  a: Attachment,
-  taskId: number | null,
-  projectId: number | null,
-): unknown[] => [
-  a.attachmentId,
-  taskId,
-  projectId,
-  a.fileName,
-  a.extension ?? null,
-  a.contentType ?? null,
-  a.size ?? null,
-  a.downloadUrl ?? null,
-  a.createdBy?.userId ?? null,
-  toMs(a.createdTime),
-  extraOf(a, attachmentKeys),
-];
 
 export const writeAttachment = (
   db: Sqlite,

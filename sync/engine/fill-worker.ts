@@ -1,0 +1,72 @@
+/**
+ * The fill's worker thread (fill-thread.ts): decodes the pages of a first fill, in the order
+ * they arrive, telling each page's cursor first; and checkpoints the replica's WAL on a
+ * connection of its own, so that neither blocks the writing thread.
+ */
+import { parentPort } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import { type FromFillWorker, toFailure, toFillWorker } from './fill-protocol';
+import { decodeStagePage } from './page-decode';
+
+const port = parentPort;
+if (!port) throw new Error('sync/engine/fill-worker.ts runs as a worker thread');
+const post = (m: FromFillWorker) => port.postMessage(m);
+const checkpointRows = z.array(
+  z.object({ busy: z.number(), log: z.number(), checkpointed: z.number() }),
+);
+// No migrations, no settings of the replica's own: this connection only checkpoints.
+let db: Database.Database | null = null;
+const connection = (file: string) => {
+  if (db?.name !== file) {
+    db?.close();
+    db = new Database(file, { fileMustExist: true });
+  }
+  return db;
+};
+
+port.on('message', (raw: unknown) => {
+  const parsed = toFillWorker.safeParse(raw);
+  if (!parsed.success) {
+    const id = (raw as { id?: unknown } | null)?.id;
+    post({
+      type: 'error',
+      id: typeof id === 'number' ? id : -1,
+      error: toFailure(new Error(`bad request: ${parsed.error.message}`)),
+    });
+    return;
+  }
+  const m = parsed.data;
+  if (m.type === 'close') {
+    db?.close();
+    port.close();
+    return;
+  }
+  if (m.type === 'checkpoint') {
+    try {
+      // PASSIVE: copies what it can without waiting for, or blocking, the writer and readers.
+      const [r] = checkpointRows.parse(connection(m.file).pragma('wal_checkpoint(PASSIVE)'));
+      post({
+        type: 'checkpointed',
+        id: m.id,
+        log: r?.log ?? 0,
+        checkpointed: r?.checkpointed ?? 0,
+      });
+    } catch (e) {
+      post({
+        type: 'checkpoint-failed',
+        id: m.id,
+        message: e instanceof Error ? e.message : String(e),
+      });
+    }
+    return;
+  }
+  try {
+    const result = decodeStagePage(m, (nextCursor) =>
+      post({ type: 'cursor', id: m.id, nextCursor }),
+    );
+    post({ type: 'page', id: m.id, result });
+  } catch (e) {
+    post({ type: 'error', id: m.id, error: toFailure(e) });
+  }
+});

@@ -1,0 +1,59 @@
+/**
+ * A page of the bulk task export, from the answer's bytes to what the stage's writer needs
+ * (sync/db/queries/tasks-stage.ts): UTF-8, JSON, the contract's zod schema, the rows. Pure,
+ * so that it runs on the fill's worker thread (fill-worker.ts), or on the caller's when there
+ * is none.
+ */
+import { z } from 'zod';
+import { type BulkTask, endpoints } from '../../shared/api';
+import { decodeResponse } from '../api/call';
+import { encodeStagePage, type StagePage } from '../db/queries/task-rows';
+
+/** A 2xx answer of `bulkTasks` as it crosses to the decoder. */
+export interface TaskPageBytes {
+  status: number;
+  body: Uint8Array;
+  /** The client's clock when the answer arrived. */
+  receivedAt: number;
+}
+
+export interface DecodedStagePage {
+  nextCursor: string | null;
+  serverTime: number;
+  /** Every task id of the page, tombstones included (the entities the write touches). */
+  ids: number[];
+  page: StagePage;
+}
+
+/** The cursor of a parsed page, checked as far as a request needs it, before the whole page. */
+const cursorOf = z.looseObject({ data: z.looseObject({ nextCursor: z.string().nullable() }) });
+
+/**
+ * Decodes one answer; `onCursor` hears the page's cursor as soon as the JSON is parsed, so the
+ * next request can go out while this page is still being checked (nothing of it is written
+ * before the check passes). Throws the client's errors (bad-response) as `decodeResponse` does.
+ */
+export const decodeStagePage = (
+  answer: TaskPageBytes,
+  onCursor?: (cursor: string | null) => void,
+): DecodedStagePage => {
+  const peek = onCursor
+    ? (json: unknown) => {
+        const c = cursorOf.safeParse(json);
+        if (c.success) onCursor(c.data.data.nextCursor);
+      }
+    : undefined;
+  const data = decodeResponse(
+    endpoints.bulkTasks,
+    'bulkTasks',
+    { status: answer.status, headers: {}, body: answer.body },
+    answer.receivedAt,
+    peek,
+  ) as { items: BulkTask[]; nextCursor: string | null; serverTime: number };
+  return {
+    nextCursor: data.nextCursor,
+    serverTime: data.serverTime,
+    ids: data.items.map((t) => t.taskId),
+    page: encodeStagePage(data.items),
+  };
+};
