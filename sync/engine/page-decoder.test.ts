@@ -121,4 +121,11 @@ describe('page decoder', () => {
     expect(shared.byteLength).toBe(bytes.byteLength + 16);
     expect(Buffer.from(body).equals(bytes)).toBe(true);
   });
+
+  it('decodes on the calling thread once the worker has stopped', async () => {
+    const decoder = threaded();
+    await thread?.close();
+    expect(decoder.threaded).toBe(false);
+    expect((await decoder.decode(answer(page([task(6)]))).page).ids).toEqual([6]);
+  });
 });
