@@ -102,6 +102,12 @@ const requestStaged =
  * page's parsed copies outgrow the worker's young generation (more GC, ~40 MB more peak RSS).
  */
 const MAX_TASK_PAGE = 500;
+/**
+ * Projects per page at most. A project is parsed and written on this thread (~0.5 ms of CPU
+ * each with its members, tags and fields); pages sized by the write alone grew to thousands
+ * and blocked for 200-370 ms.
+ */
+const MAX_PROJECT_PAGE = 200;
 
 /**
  * Pulls one bulk stream to its end: a bootstrap when the stream never completed (resuming at
@@ -119,7 +125,7 @@ export const pullBulkStream = async (
   const budget = options.writeBudgetMs ?? 40;
   // Start small and grow: the first page's write must not block for long either. A page is
   // parsed and checked in one piece (~30 µs per task): the cap keeps that near the budget.
-  const maxSize = stream === 'tasks' ? MAX_TASK_PAGE : 5000;
+  const maxSize = stream === 'tasks' ? MAX_TASK_PAGE : MAX_PROJECT_PAGE;
   let size = Math.max(50, Math.min(maxSize, Math.round(options.pageSize ?? 100)));
   const prior = readStreamState(replica.db, stream);
   const mode = prior === null || prior.phase === 'bootstrap' ? 'bootstrap' : 'delta';
