@@ -61,19 +61,24 @@ export const effectiveSort = (sort: SortKey[], groupByStatus: boolean): SortKey[
     : sort;
 
 /**
- * Whether the list is moving faster than rows can be read, from the scroll offset between
- * renders (each scroll event renders the list once).
+ * Whether the list is moving faster than rows can be read. The speed is taken over at least
+ * 50 ms (single frames are too uneven), and once fast the list stays light until the scroll
+ * stops: flipping every row between light and full mid-scroll would cost more than either.
  */
 function useFastScroll(offset: number, scrolling: boolean): boolean {
-  const last = useRef({ offset, at: 0, fast: false });
-  const l = last.current;
+  const state = useRef({ offset, at: 0, fast: false });
+  const s = state.current;
   const now = performance.now();
-  if (!scrolling) l.fast = false;
-  else if (offset !== l.offset)
-    l.fast = Math.abs(offset - l.offset) / Math.max(1, now - l.at) > FAST;
-  l.offset = offset;
-  l.at = now;
-  return l.fast;
+  if (!scrolling) {
+    s.fast = false;
+    s.offset = offset;
+    s.at = now;
+  } else if (now - s.at >= 50) {
+    if (Math.abs(offset - s.offset) / (now - s.at) > FAST) s.fast = true;
+    s.offset = offset;
+    s.at = now;
+  }
+  return s.fast;
 }
 
 /**
