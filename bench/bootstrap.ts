@@ -1,7 +1,7 @@
 /**
  * Bootstrap and delta pull of a large org against the reference server on loopback.
- * Floor: the same pages already in memory as JSON text, parsed and written by the same store
- * code, with no HTTP. `npm run bench:bootstrap -- [--tasks N]`
+ * Floor: the same pages (of 500, a bootstrap's largest) already in memory as bytes, decoded and
+ * written by the same store code and threads, with no HTTP. `npm run bench:bootstrap -- [--tasks N]`
  */
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -65,7 +65,7 @@ try {
   const token = await session.accessToken('bulkTasks');
   do {
     const url = new URL('/v1/bulk/tasks', server.url);
-    url.searchParams.set('size', '1000');
+    url.searchParams.set('size', '500');
     if (cursor) url.searchParams.set('cursor', cursor);
     const res = await request(url, {
       headers: { authorization: `Bearer ${token}`, 'x-org-id': '1' },
