@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// A namespace import: a bundle's banner may declare its own `createRequire` (the crash test's).
+import * as nodeModule from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
@@ -26,7 +27,10 @@ export const spawnEntryWorker = (
     typeof import.meta.resolve === 'function'
       ? import.meta.resolve('tsx/esm/api')
       : pathToFileURL(
-          join(dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
+          join(
+            dirname(nodeModule.createRequire(here).resolve('tsx/package.json')),
+            'dist/esm/api/index.mjs',
+          ),
         ).href;
   const entry = new URL(`./${name}.ts`, here).href;
   return new Worker(
