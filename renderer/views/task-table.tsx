@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { CustomField } from '../../shared/api/custom-fields';
 import type { BridgeTaskFilter, BridgeTaskScope, BridgeTaskSort } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
+import { afterPaint } from '../data/schedule';
 import { useTaskPages } from '../data/task-pages';
 import { statusClass } from '../lib/vocab';
 import { useShortcut } from '../shortcuts/keys';
@@ -107,7 +108,10 @@ export function TaskTable(props: TaskTableProps) {
   const pages = useTaskPages({ scope: props.scope, filter: props.filter, sort });
   const total = pages.total ?? 0;
   useEffect(() => {
-    if (pages.total !== null && !useApp.getState().mainReady) useApp.setState({ mainReady: true });
+    if (pages.total === null || useApp.getState().mainReady) return;
+    // After the rows have painted: what waits on this (filters, counts, the sidebar) renders
+    // in the frames after, not in the first list's.
+    return afterPaint(() => useApp.setState({ mainReady: true }));
   }, [pages.total]);
 
   const virtualizer = useVirtualizer({
