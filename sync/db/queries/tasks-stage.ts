@@ -40,11 +40,15 @@ export const beginFirstFill = (db: Sqlite): boolean =>
 export const firstFillActive = (db: Sqlite): boolean =>
   stmt(db, 'SELECT 1 FROM replica_info WHERE key = ?').get(firstFillKey) !== undefined;
 
-/** Appends staged tasks given as the JSON of a `StagedTask[]`. */
+/**
+ * Appends staged tasks given as the JSON of a `StagedTask[]`. jsonb_each hands each task over
+ * as JSONB already (json_each would print it back to text for jsonb() to parse again: the same
+ * rows at 2-3x the cost).
+ */
 export const stageTasksJson = (db: Sqlite, json: string): void => {
   stmt(
     db,
-    `INSERT INTO tasks_stage (task_id, data) SELECT value ->> '$[0][0]', jsonb(value) FROM json_each(?)`,
+    `INSERT INTO tasks_stage (task_id, data) SELECT value ->> '$[0][0]', jsonb(value) FROM jsonb_each(?)`,
   ).run(json);
 };
 
