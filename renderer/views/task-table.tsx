@@ -10,18 +10,13 @@ import { afterPaint } from '../data/schedule';
 import { useTaskPages } from '../data/task-pages';
 import { statusClass } from '../lib/vocab';
 import { useShortcut } from '../shortcuts/keys';
+import { useFastScroll } from './fast-scroll';
 import { LiteRow, Row, toggleDone } from './task-row';
 
 const ROW = 32;
 const HEADER = 30;
 /** Rows rendered beyond the screen; more rows ahead come as data (pages read in idle time). */
 const OVERSCAN = 8;
-/**
- * Faster than this (px per ms, about a row per 16 ms frame) rows are drawn light: nobody reads
- * a row that is on screen for a frame or two, and a full row costs every frame it mounts in.
- */
-const FAST = 2;
-
 export type SortKey = NonNullable<BridgeTaskSort>[number];
 
 export interface TaskTableProps {
@@ -60,27 +55,6 @@ export const effectiveSort = (sort: SortKey[], groupByStatus: boolean): SortKey[
   groupByStatus
     ? [{ property: 'status', direction: 'asc' }, ...sort.filter((s) => s.property !== 'status')]
     : sort;
-
-/**
- * Whether the list is moving faster than rows can be read. The speed is taken over at least
- * 50 ms (single frames are too uneven), and once fast the list stays light until the scroll
- * stops: flipping every row between light and full mid-scroll would cost more than either.
- */
-function useFastScroll(offset: number, scrolling: boolean): boolean {
-  const state = useRef({ offset, at: 0, fast: false });
-  const s = state.current;
-  const now = performance.now();
-  if (!scrolling) {
-    s.fast = false;
-    s.offset = offset;
-    s.at = now;
-  } else if (now - s.at >= 50) {
-    if (Math.abs(offset - s.offset) / (now - s.at) > FAST) s.fast = true;
-    s.offset = offset;
-    s.at = now;
-  }
-  return s.fast;
-}
 
 /**
  * The task list: virtualized (100k rows scroll like 100), read a page at a time from the
