@@ -17,6 +17,10 @@ export const preloadTransport = (api: PreloadApi): Transport => ({
   subscribe: (listener) => api.on(listener),
 });
 
+/** Calls whose answers are remembered (the latest of each), and the largest input that counts. */
+const MEMO_CALLS = 64;
+const MEMO_BODY = 2048;
+
 /**
  * Browser mode: calls are POSTs to `/bridge/<method>`, events one Server-Sent Events stream.
  * The per-launch secret comes in the page URL and goes with every request, so another page
@@ -24,22 +28,41 @@ export const preloadTransport = (api: PreloadApi): Transport => ({
  */
 export function httpTransport(base: string, secret: string): Transport {
   const headers = { 'content-type': 'application/json', 'x-worktray-secret': secret };
+  // The latest answers of small calls, as text: a re-read answered with the very same text
+  // (most re-reads after a change elsewhere) gets the very same object, which the client has
+  // already checked, so nothing is parsed or validated again and nothing renders.
+  const recent = new Map<string, { text: string; value: unknown }>();
   return {
     async invoke(method, input) {
+      const body = JSON.stringify(input ?? {});
       const res = await fetch(`${base}/bridge/${encodeURIComponent(method)}`, {
         method: 'POST',
         headers,
-        body: JSON.stringify(input ?? {}),
+        body,
       });
       const text = await res.text();
+      const key = body.length <= MEMO_BODY ? `${method} ${body}` : null;
+      const hit = key === null ? undefined : recent.get(key);
+      if (key !== null && hit?.text === text) {
+        recent.delete(key);
+        recent.set(key, hit);
+        return hit.value;
+      }
+      let value: unknown;
       try {
-        return JSON.parse(text);
+        value = JSON.parse(text);
       } catch {
         return {
           ok: false,
           error: { code: 'internal', message: `the host answered ${res.status} without JSON` },
         };
       }
+      if (key !== null) {
+        recent.delete(key);
+        recent.set(key, { text, value });
+        if (recent.size > MEMO_CALLS) recent.delete(recent.keys().next().value ?? '');
+      }
+      return value;
     },
     subscribe(listener) {
       const source = new EventSource(`${base}/bridge/events?secret=${encodeURIComponent(secret)}`);

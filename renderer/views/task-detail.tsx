@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useCallback, useState } from 'react';
 import type { AttachmentRow, BridgeFailedEdit } from '../../shared/bridge';
 import type { EditCommand } from '../../shared/edits/commands';
 import { useApp } from '../data/app-store';
@@ -20,6 +20,18 @@ import { DescriptionField, TaskProperties, TitleField } from './task-fields';
 import { TimerControls } from './timer-controls';
 
 const edit = (cmd: EditCommand) => void applyEdit(cmd);
+
+// The detail's sections skip a render when their part of the task did not change: a checklist
+// toggle (and the re-reads after it) renders the checklist, not the whole task.
+const TitleFieldM = memo(TitleField);
+const DescriptionFieldM = memo(DescriptionField);
+const TaskPropertiesM = memo(TaskProperties);
+const ChecklistM = memo(Checklist);
+const AttachmentsM = memo(Attachments);
+const TimerControlsM = memo(TimerControls);
+const noFields: never[] = [];
+const noUsers: never[] = [];
+const openLater = (a: AttachmentRow) => void openAttachment(a);
 
 async function openAttachment(a: AttachmentRow) {
   try {
@@ -46,6 +58,11 @@ export function TaskDetail({ taskId }: { taskId: number }) {
     Boolean(task),
   );
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const patch = useCallback(
+    (p: Extract<EditCommand, { kind: 'task.update' }>['patch']) =>
+      edit({ kind: 'task.update', taskId, patch: p }),
+    [taskId],
+  );
   const close = () => useApp.getState().openTask(null);
   useShortcut('close', close);
   useShortcut('timer', () => {
@@ -72,8 +89,7 @@ export function TaskDetail({ taskId }: { taskId: number }) {
     );
   }
   const d = detail.data!;
-  const patch = (p: Extract<EditCommand, { kind: 'task.update' }>['patch']) =>
-    edit({ kind: 'task.update', taskId: task.taskId, patch: p });
+  const userList = users.data?.users ?? noUsers;
 
   return (
     <aside className="detail" aria-label={`Task: ${task.taskTitle}`}>
@@ -121,33 +137,28 @@ export function TaskDetail({ taskId }: { taskId: number }) {
             </ul>
           </div>
         ) : null}
-        <TitleField task={task} onPatch={patch} />
+        <TitleFieldM task={task} onPatch={patch} />
         <p className="muted meta">
           {task.createdBy ? `Created by ${userName(task.createdBy)}` : 'Created'}
           {task.createdTime ? ` · ${shortDate(task.createdTime)}` : ''}
           {task.modifiedTime ? ` · edited ${ago(Date.parse(task.modifiedTime))}` : ''}
         </p>
-        <DescriptionField task={task} onPatch={patch} />
-        <TaskProperties
+        <DescriptionFieldM task={task} onPatch={patch} />
+        <TaskPropertiesM
           task={task}
-          users={users.data?.users ?? []}
-          customFields={task.projectId ? (fields.data?.fields ?? []) : []}
+          users={userList}
+          customFields={task.projectId ? (fields.data?.fields ?? noFields) : noFields}
           onPatch={patch}
         />
         <Subtasks parentId={task.taskId} subtasks={d.subtasks} />
-        <Checklist
-          taskId={task.taskId}
-          items={d.checklist}
-          users={users.data?.users ?? []}
-          onEdit={edit}
-        />
-        <Attachments
+        <ChecklistM taskId={task.taskId} items={d.checklist} users={userList} onEdit={edit} />
+        <AttachmentsM
           taskId={task.taskId}
           items={d.attachments}
           onEdit={applyEdit}
-          onOpen={(a) => void openAttachment(a)}
+          onOpen={openLater}
         />
-        <TimerControls taskId={task.taskId} timers={d.timers} onEdit={edit} />
+        <TimerControlsM taskId={task.taskId} timers={d.timers} onEdit={edit} />
         <Comments taskId={task.taskId} />
       </div>
       <ConfirmDialog
@@ -166,7 +177,7 @@ export function TaskDetail({ taskId }: { taskId: number }) {
   );
 }
 
-function Subtasks({
+const Subtasks = memo(function Subtasks({
   parentId,
   subtasks,
 }: {
@@ -242,9 +253,9 @@ function Subtasks({
       </form>
     </section>
   );
-}
+});
 
-function Comments({ taskId }: { taskId: number }) {
+const Comments = memo(function Comments({ taskId }: { taskId: number }) {
   const q = useQuery('comments.list', { taskId });
   return (
     <section className="section" aria-labelledby="comments-h">
@@ -282,4 +293,4 @@ function Comments({ taskId }: { taskId: number }) {
       )}
     </section>
   );
-}
+});
