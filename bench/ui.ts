@@ -14,8 +14,10 @@
  *   Why not rAF deltas: in headless Chromium an idle page's delta p95 is ~18 ms even with the
  *   frame-rate cap off (the deltas wait on the display compositor), so they cannot show a
  *   frame under 16 ms; they are kept as scroll_raf_p95_ms (floor: an idle page).
- *   scroll_slow_p95_ms: the same cost at 16 px a frame (a slow wheel), where rows are drawn in
- *   full; scroll_idle_p95_ms: an idle page's frames, the method's floor.
+ *   While a list moves faster than ~2 px/ms the app draws light rows (title and status, see
+ *   renderer/views/fast-scroll.ts), so the 240 px figure is the cost of those;
+ *   scroll_slow_p95_ms is the same measure at 16 px a frame (a slow wheel), where every row is
+ *   drawn in full; scroll_idle_p95_ms: an idle page's frames, the method's floor.
  * - toggle_p95_ms: from a click on a checklist item to the frame that shows it toggled.
  * Prints a table, then the JSON line last. `npm run bench:ui` builds the renderer first.
  */
