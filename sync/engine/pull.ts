@@ -13,6 +13,7 @@ import type { Replica } from '../db/replica';
 import { type BulkStreamOptions, pullBulkStream } from './bulk-stream';
 import { startCheckpointer } from './checkpointer';
 import { startFillThread } from './fill-thread';
+import { withFillCache } from './first-fill';
 import { openPageDecoder, type PageDecoder } from './page-decoder';
 import {
   PullCancelledError,
@@ -203,7 +204,10 @@ const pullOnce = async (
   // A first fill writes faster without keeping the search index; it is caught up after.
   if (readStreamState(replica.db, 'tasks') === null) deferSearchIndex(replica.db);
   results.push(await pullBulkStream(replica, client, 'tasks', bulk));
-  if (searchIndexPending(replica.db)) await catchUpSearchIndex(replica.db);
+  // Like the fill itself, the catch-up reads each task once: the fill's smaller page cache
+  // keeps the full one from filling up (and staying in the process) with pages read once.
+  if (searchIndexPending(replica.db))
+    await withFillCache(replica, () => catchUpSearchIndex(replica.db));
   results.push(...(await pullActivity(replica, client, options, bytes)));
   return results;
 };
@@ -255,7 +259,7 @@ export const pullAll = async (
       streams = await pullOnce(replica, client, options, fill.decoder);
     }
     if (streams.some((s) => s.stream === 'tasks' && s.mode === 'bootstrap'))
-      await compactSearchIndex(replica);
+      await withFillCache(replica, () => compactSearchIndex(replica));
   } finally {
     await stopFill(fill);
   }
