@@ -19,7 +19,8 @@
  *   scroll_slow_p95_ms is the same measure at 16 px a frame (a slow wheel), where every row is
  *   drawn in full; scroll_idle_p95_ms: an idle page's frames, the method's floor.
  * - toggle_p95_ms: from a click on a checklist item to the frame that shows it toggled.
- * Prints a table, then the JSON line last. `npm run bench:ui` builds the renderer first.
+ * Prints a table, then the JSON line last. `npm run bench:ui` builds the renderer first;
+ * BENCH_UI_DIST=<dir> serves another build instead (run with `npx tsx bench/ui.ts`).
  */
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -81,7 +82,8 @@ const main = async () => {
   console.log(`bootstrapped the replica in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
   const web = await startWebBridge({
     endpoint: localEndpoint(services.dispatcher, services.hub),
-    staticDir: join(root, 'renderer/dist'),
+    // Another build can be measured the same way (before/after comparisons).
+    staticDir: process.env.BENCH_UI_DIST ?? join(root, 'renderer/dist'),
   });
 
   const browser = await chromium.launch({
