@@ -103,11 +103,11 @@ const requestStaged =
  */
 const MAX_TASK_PAGE = 500;
 /**
- * Projects per page at most. A project is parsed and written on this thread (~0.5 ms of CPU
+ * Projects per page at most. A project is parsed and written on this thread (0.2-0.5 ms of CPU
  * each with its members, tags and fields); pages sized by the write alone grew to thousands
- * and blocked for 200-370 ms.
+ * and blocked for 200-370 ms, pages of 200 still 150 ms at load 5.
  */
-const MAX_PROJECT_PAGE = 200;
+const MAX_PROJECT_PAGE = 100;
 
 /**
  * Pulls one bulk stream to its end: a bootstrap when the stream never completed (resuming at
