@@ -1,6 +1,6 @@
 /**
- * `npm run build:electron`: bundles the main process, the host worker and the preload into
- * dist-electron/ (Electron runs JavaScript, not TypeScript). Our code is bundled; packages stay
+ * `npm run build:electron`: bundles the main process, the host worker, the bootstrap's decoding
+ * worker and the preload into dist-electron/ (Electron runs JavaScript, not TypeScript). Our code is bundled; packages stay
  * imports of node_modules (better-sqlite3 is native and is rebuilt for Electron when packaged).
  */
 import { rmSync } from 'node:fs';
@@ -37,7 +37,8 @@ export const buildElectron = async ({
     : {};
   rmSync(outDir, { recursive: true, force: true });
   await Promise.all([
-    // main.js and worker.js side by side: the host finds its worker next to itself.
+    // main.js, worker.js and fill-worker.js side by side: the host finds its worker next to
+    // itself, and a bootstrap its page-decoding worker (sync/engine/worker-thread.ts).
     build({
       ...common,
       format: 'esm',
@@ -46,6 +47,7 @@ export const buildElectron = async ({
       entryPoints: {
         main: path.join(root, 'main/electron/main.ts'),
         worker: path.join(root, 'main/host/worker.ts'),
+        'fill-worker': path.join(root, 'sync/engine/fill-worker.ts'),
       },
       outdir: outDir,
       outExtension: { '.js': '.js' },
@@ -58,7 +60,6 @@ export const buildElectron = async ({
       entryPoints: { preload: path.join(root, 'main/electron/preload.ts') },
       outdir: outDir,
       outExtension: { '.js': '.cjs' },
-      // It carries the contract's names (and so zod); minified it parses faster in each window.
       minify: true,
     }),
   ]);
@@ -66,5 +67,7 @@ export const buildElectron = async ({
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await buildElectron();
-  console.log(`built ${path.relative(root, ELECTRON_OUT_DIR)}/{main.js,worker.js,preload.cjs}`);
+  console.log(
+    `built ${path.relative(root, ELECTRON_OUT_DIR)}/{main.js,worker.js,fill-worker.js,preload.cjs}`,
+  );
 }

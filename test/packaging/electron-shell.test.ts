@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -138,6 +138,15 @@ describe('the Electron main process', () => {
     );
     for (const event of ['will-navigate', 'will-redirect', 'will-attach-webview'])
       expect(w.webContents.listenerCount(event), event).toBe(1);
+  });
+
+  it("bundles the bootstrap's page-decoding worker beside the host worker", () => {
+    // Without it a first fill still works, decoding on the host thread instead.
+    expect(
+      readdirSync(out)
+        .filter((f) => f.endsWith('.js'))
+        .sort(),
+    ).toEqual(['fill-worker.js', 'main.js', 'worker.js']);
   });
 
   it('serves the renderer over app:// and nothing outside it', async () => {
