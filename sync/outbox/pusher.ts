@@ -107,10 +107,10 @@ export class Pusher {
   }
 
   /**
-   * One write transaction per step: the answers that came in are written (each in a
-   * savepoint), then the rows they freed and the free slots allow are marked in flight; the
-   * commit comes before those requests go (a crash must find them in flight). Events and
-   * staged-file removal follow the commit.
+   * Each turn: a freed slot is filled first (the server is kept busy), then the answers that
+   * came in are written in one transaction (each in a savepoint) with the rows they free
+   * marked in flight. Rows are marked in flight in a commit before their requests go (a crash
+   * must find them in flight); events and staged-file removal follow the commit.
    */
   private async drain(): Promise<PushSummary> {
     const summary: PushSummary = { sent: 0, failed: 0, waiting: 0 };
@@ -119,10 +119,7 @@ export class Pusher {
     /** Answers received and not yet written. */
     const answered: Settlement[] = [];
     const db = this.options.replica.db;
-    for (;;) {
-      const settlements = answered.splice(0);
-      const { rows, after } = this.step(settlements, limit - inflight.size);
-      for (const done of after) done(summary);
+    const send = (rows: readonly QueuedMutation[]) => {
       for (const row of rows) {
         const job = this.sendOne(row)
           .then((settlement) => {
@@ -130,6 +127,26 @@ export class Pusher {
           })
           .finally(() => inflight.delete(row.mutationId));
         inflight.set(row.mutationId, job);
+      }
+    };
+    /** Whether rows may be ready that the last look did not take (cleared by a full look). */
+    let mayBeReady = true;
+    // A freed slot is filled before any answer is written: the server is kept busy.
+    const fill = () => {
+      const free = limit - inflight.size;
+      if (!mayBeReady || free <= 0) return;
+      const rows = this.take(free);
+      mayBeReady = rows.length === free;
+      send(rows);
+    };
+    for (;;) {
+      fill();
+      if (answered.length > 0) {
+        const { rows, after } = this.step(answered.splice(0), limit - inflight.size);
+        for (const done of after) done(summary);
+        send(rows);
+        // Written answers may free rows for slots that free up later.
+        mayBeReady = true;
       }
       if (inflight.size === 0 && answered.length === 0) break;
       if (answered.length === 0) await Promise.race(inflight.values());
@@ -142,6 +159,20 @@ export class Pusher {
     return summary;
   }
 
+  /** Marks up to `free` ready rows in flight, committed before they are sent. */
+  private take(free: number): QueuedMutation[] {
+    return this.options.replica.transaction(() => this.takeIn(free));
+  }
+
+  /** `take` inside the caller's transaction. */
+  private takeIn(free: number): QueuedMutation[] {
+    if (this.authPaused || this.stopped || free <= 0) return [];
+    const db = this.options.replica.db;
+    const rows = readyMutations(db, this.now(), free);
+    for (const row of rows) markInflight(db, row.mutationId, this.now());
+    return rows;
+  }
+
   /**
    * Writes answers and takes the next rows in one transaction. Should that transaction fail
    * (a full or locked disk), each answer is written alone instead, where a failure sends only
@@ -151,14 +182,10 @@ export class Pusher {
     settlements: readonly Settlement[],
     free: number,
   ): { rows: QueuedMutation[]; after: AfterCommit[] } {
-    const db = this.options.replica.db;
     try {
       return this.options.replica.transaction(() => {
         const after = settlements.map((settle) => settle());
-        if (this.authPaused || this.stopped || free <= 0) return { rows: [], after };
-        const rows = readyMutations(db, this.now(), free);
-        for (const row of rows) markInflight(db, row.mutationId, this.now());
-        return { rows, after };
+        return { rows: this.takeIn(free), after };
       });
     } catch (error) {
       if (settlements.length === 0) throw error;
