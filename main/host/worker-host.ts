@@ -1,10 +1,8 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { z } from 'zod';
 import { type BridgeEventName, type BridgeEvents, bridgeEvents } from '../../shared/bridge';
 import type { BridgeResponse } from '../../shared/bridge/define';
+import { spawnEntryWorker } from '../../sync/engine/worker-thread';
 import type { BridgeEndpoint } from '../bridge/endpoint';
 import type { EventListener } from '../bridge/events';
 import type { TokenVault } from '../services/token-vault';
@@ -23,27 +21,11 @@ export interface WorkerHostOptions {
   log?: (message: string, error?: string) => void;
 }
 
-/**
- * Run from sources (tsx, vitest) the worker is TypeScript: a one-line bootstrap registers tsx
- * in the worker first (a worker's `--import` hooks come too late for its entry module).
- */
+/** The host's worker: `worker.ts` from sources (with tsx), `worker.js` beside a bundle. */
 const spawnWorker = (config: HostConfig): Worker => {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts'))
-    return new Worker(new URL('./worker.js', here), { workerData: config });
-  // The ESM build of tsx's API: import.meta.resolve picks it where available (tsx, node);
-  // under vitest that is missing and the package's `import` export is located by hand.
-  const tsx =
-    typeof import.meta.resolve === 'function'
-      ? import.meta.resolve('tsx/esm/api')
-      : pathToFileURL(
-          join(dirname(createRequire(here).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
-        ).href;
-  const entry = new URL('./worker.ts', here).href;
-  return new Worker(
-    `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`,
-    { eval: true, workerData: config },
-  );
+  const worker = spawnEntryWorker(import.meta.url, 'worker', { workerData: config });
+  if (!worker) throw new Error('the host worker (worker.js) is missing beside the app bundle');
+  return worker;
 };
 
 /** Starts the host in a worker thread and answers once its services are up. */
