@@ -1,22 +1,13 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../main/services/services';
-import { fileTokenVault } from '../../main/services/token-vault';
 import { type RunningServer, startServer } from '../../server/app';
-import { openEngine } from '../../sync/engine/engine';
 import { tempDir } from '../sync/support';
-import { eventually } from './support';
+import { eventually, openTestServices, serviceCall as value } from './support';
 
 // The demo runs on our own embedded server with a known account: when its refresh token is dead
 // (expired between launches, or while the app runs) the host signs in again by itself, in the
 // same org and on the same replica, and edits queued meanwhile still reach the server.
-
-const value = async (services: Services, method: string, input: unknown) => {
-  const r = await services.dispatcher.call(method, input);
-  if (!r.ok) throw new Error(`${method}: ${r.error.message}`);
-  return r.value as Record<string, unknown>;
-};
 
 const storedTokens = (dataDir: string) =>
   (
@@ -45,15 +36,7 @@ describe('a demo session whose refresh token died', () => {
     servers.push(server);
     const dataDir = tempDir('wt-relogin-');
     dirs.push(dataDir);
-    const open = () =>
-      createServices({
-        dataDir,
-        vault: fileTokenVault(join(dataDir, 'session.json')),
-        openEngine,
-        demo: { start: async () => server.url, close: async () => {} },
-        pullIntervalMs: 600_000,
-        log: () => {},
-      });
+    const open = () => openTestServices(dataDir, server.url);
     return { server, dataDir, open };
   };
 

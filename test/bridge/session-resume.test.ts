@@ -2,23 +2,13 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startHost } from '../../main/host/host';
-import { createServices } from '../../main/services/services';
 import { fileTokenVault } from '../../main/services/token-vault';
 import { openEngine } from '../../sync/engine/engine';
 import { startDemoServer, tempDir } from '../sync/support';
+import { serviceCall as call, openTestServices } from './support';
 
 // A second launch: the session comes back from the vault, the replica with it (usable before
 // the server answers); the demo default starts its embedded server again on the same port.
-
-const call = async (
-  services: Awaited<ReturnType<typeof createServices>>,
-  method: string,
-  input: unknown,
-) => {
-  const r = await services.dispatcher.call(method, input);
-  if (!r.ok) throw new Error(`${method}: ${r.error.message}`);
-  return r.value as Record<string, unknown>;
-};
 
 describe('the next launch', () => {
   const dirs: string[] = [];
@@ -30,14 +20,7 @@ describe('the next launch', () => {
     const server = await startDemoServer();
     const dataDir = tempDir('wt-resume-');
     dirs.push(dataDir);
-    const open = () =>
-      createServices({
-        dataDir,
-        vault: fileTokenVault(join(dataDir, 'session.json')),
-        openEngine,
-        pullIntervalMs: 600_000,
-        log: () => {},
-      });
+    const open = () => openTestServices(dataDir);
     const first = await open();
     await call(first, 'session.signIn', {
       serverUrl: server.url,

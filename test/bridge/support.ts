@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { localEndpoint } from '../../main/bridge/endpoint';
-import { createServices, type Services } from '../../main/services/services';
+import { createServices, type Services, type ServicesOptions } from '../../main/services/services';
 import { fileTokenVault } from '../../main/services/token-vault';
 import { SECRET_HEADER, startWebBridge, type WebBridge } from '../../main/web/server';
 import type { RunningServer } from '../../server/app';
@@ -32,6 +32,32 @@ export interface BridgeFixture {
 }
 
 /**
+ * The host's services over `dataDir` as the tests open them: the real engine, a token file in
+ * the folder, a long pull interval; `demoUrl` stands for the embedded demo server.
+ */
+export const openTestServices = (
+  dataDir: string,
+  demoUrl?: string,
+  extra: Partial<ServicesOptions> = {},
+): Promise<Services> =>
+  createServices({
+    dataDir,
+    vault: fileTokenVault(join(dataDir, 'session.json')),
+    openEngine,
+    ...(demoUrl ? { demo: { start: async () => demoUrl, close: async () => {} } } : {}),
+    pullIntervalMs: 600_000,
+    log: () => {},
+    ...extra,
+  });
+
+/** A dispatcher call that must succeed: its value. */
+export const serviceCall = async (services: Services, method: string, input: unknown) => {
+  const r = await services.dispatcher.call(method, input);
+  if (!r.ok) throw new Error(`${method}: ${r.error.message}`);
+  return r.value as Record<string, unknown>;
+};
+
+/**
  * The reference server with the demo data, the host's services with the real engine, and the
  * web binding in front of them: what browser mode runs, minus the worker thread.
  */
@@ -40,20 +66,16 @@ export const startBridgeFixture = async (
 ): Promise<BridgeFixture> => {
   const server = await startDemoServer();
   const dataDir = tempDir('wt-bridge-');
-  const services = await createServices({
+  const services = await openTestServices(
     dataDir,
-    vault: fileTokenVault(join(dataDir, 'session.json')),
-    openEngine,
-    demo: { start: async () => server.url, close: async () => {} },
-    pullIntervalMs: 600_000,
-    log: () => {},
-    ...(options.attachmentUrlTemplate
+    server.url,
+    options.attachmentUrlTemplate
       ? {
           attachmentUrl: (id: number) =>
             (options.attachmentUrlTemplate ?? '').replace('{id}', String(id)),
         }
-      : {}),
-  });
+      : {},
+  );
   const web = await startWebBridge({
     endpoint: localEndpoint(services.dispatcher, services.hub),
     staticDir: null,

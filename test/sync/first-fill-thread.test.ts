@@ -1,26 +1,15 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../server/app';
-import type { ApiClient } from '../../sync/api';
+import { describe, expect, it } from 'vitest';
 import { readStreamState } from '../../sync/db/queries/sync-state';
 import { Replica } from '../../sync/db/replica';
 import { PullCancelledError } from '../../sync/engine/progress';
 import { pullAll } from '../../sync/engine/pull';
+import { useDemoServer } from './demo-fixture';
 import { replicaTasks, serverTasks } from './snapshot';
-import { admin, demoClient, startDemoServer, tempDir } from './support';
+import { admin, tempDir } from './support';
 
-let server: RunningServer;
-let client: ApiClient;
+const env = useDemoServer();
 const dir = tempDir();
-
-beforeAll(async () => {
-  server = await startDemoServer();
-  client = await demoClient(server);
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
 
 /** Everything a first fill has written so far: the stage, the tables, the stream's state. */
 const dump = (r: Replica) =>
@@ -35,7 +24,7 @@ describe('a first fill decoded on its worker thread', () => {
     const replica = Replica.openFile(join(dir, 'malformed.sqlite'));
     const abort = new AbortController();
     await expect(
-      pullAll(replica, client, {
+      pullAll(replica, env.client, {
         pageSize: 20,
         signal: abort.signal,
         onProgress: (p) => {
@@ -45,16 +34,16 @@ describe('a first fill decoded on its worker thread', () => {
     ).rejects.toBeInstanceOf(PullCancelledError);
     const before = dump(replica);
     expect(readStreamState(replica.db, 'tasks')?.phase).toBe('bootstrap');
-    await admin(server, 'faults', {
+    await admin(env.server, 'faults', {
       rules: [{ kind: 'malformed', method: 'GET', pathPrefix: '/v1/bulk/tasks', count: 1 }],
     });
-    await expect(pullAll(replica, client, { pageSize: 20 })).rejects.toMatchObject({
+    await expect(pullAll(replica, env.client, { pageSize: 20 })).rejects.toMatchObject({
       kind: 'bad-response',
       operationId: 'bulkTasks',
     });
     expect(dump(replica)).toBe(before);
-    await pullAll(replica, client, { pageSize: 20 });
-    expect(replicaTasks(replica)).toEqual(await serverTasks(client));
+    await pullAll(replica, env.client, { pageSize: 20 });
+    expect(replicaTasks(replica)).toEqual(await serverTasks(env.client));
     expect(replica.db.prepare('SELECT COUNT(*) AS n FROM tasks_stage').get()).toEqual({ n: 0 });
     // The writer checkpoints by itself again once the fill is over.
     expect(replica.db.pragma('wal_autocheckpoint', { simple: true })).toBeGreaterThan(0);

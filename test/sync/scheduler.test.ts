@@ -1,25 +1,14 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../server/app';
-import type { ApiClient } from '../../sync/api';
+import { describe, expect, it } from 'vitest';
 import { Replica } from '../../sync/db/replica';
 import type { PullProgress, PullResult } from '../../sync/engine/progress';
 import { Puller, pullAll } from '../../sync/engine/pull';
 import { PullScheduler } from '../../sync/engine/scheduler';
-import { admin, demoClient, startDemoServer, tempDir } from './support';
+import { useDemoServer } from './demo-fixture';
+import { admin, tempDir } from './support';
 
-let server: RunningServer;
-let client: ApiClient;
+const env = useDemoServer();
 const dir = tempDir();
-
-beforeAll(async () => {
-  server = await startDemoServer();
-  client = await demoClient(server);
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
 
 const waitFor = async (check: () => boolean, ms = 5_000) => {
   const until = Date.now() + ms;
@@ -33,7 +22,7 @@ describe('pull scheduling', () => {
   it('pulls at start, then on the interval, and on demand', async () => {
     const replica = Replica.openFile(join(dir, 'a.sqlite'));
     const results: PullResult[] = [];
-    const scheduler = new PullScheduler(new Puller(replica, client), {
+    const scheduler = new PullScheduler(new Puller(replica, env.client), {
       intervalMs: 100,
       onResult: (r) => results.push(r),
     });
@@ -52,8 +41,10 @@ describe('pull scheduling', () => {
     const replica = Replica.openFile(join(dir, 'b.sqlite'));
     const errors: number[] = [];
     const results: PullResult[] = [];
-    await admin(server, 'faults', { rules: [{ kind: '5xx', pathPrefix: '/v1/spaces', count: 3 }] });
-    const scheduler = new PullScheduler(new Puller(replica, client), {
+    await admin(env.server, 'faults', {
+      rules: [{ kind: '5xx', pathPrefix: '/v1/spaces', count: 3 }],
+    });
+    const scheduler = new PullScheduler(new Puller(replica, env.client), {
       intervalMs: 60_000,
       retryBaseMs: 40,
       random: () => 1,
@@ -76,7 +67,7 @@ describe('pull scheduling', () => {
   it('reports bytes received in its progress', async () => {
     const replica = Replica.openFile(join(dir, 'c.sqlite'));
     const progress: PullProgress[] = [];
-    await pullAll(replica, client, { onProgress: (p) => progress.push(p) });
+    await pullAll(replica, env.client, { onProgress: (p) => progress.push(p) });
     const bytes = progress.map((p) => p.bytes);
     expect(bytes.at(-1)).toBeGreaterThan(10_000);
     expect(bytes).toEqual([...bytes].sort((a, b) => a - b));
