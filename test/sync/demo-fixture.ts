@@ -4,7 +4,10 @@ import type { ApiClient } from '../../sync/api';
 import { demoClient, startDemoServer } from './support';
 
 /** A demo server and its signed-in client for a whole test file: started before, closed after. */
-export const useDemoServer = (): { readonly server: RunningServer; readonly client: ApiClient } => {
+export const demoServerForFile = (): {
+  readonly server: RunningServer;
+  readonly client: ApiClient;
+} => {
   const env = {} as { server: RunningServer; client: ApiClient };
   beforeAll(async () => {
     env.server = await startDemoServer();

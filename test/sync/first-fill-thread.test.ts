@@ -4,11 +4,11 @@ import { readStreamState } from '../../sync/db/queries/sync-state';
 import { Replica } from '../../sync/db/replica';
 import { PullCancelledError } from '../../sync/engine/progress';
 import { pullAll } from '../../sync/engine/pull';
-import { useDemoServer } from './demo-fixture';
+import { demoServerForFile } from './demo-fixture';
 import { replicaTasks, serverTasks } from './snapshot';
 import { admin, tempDir } from './support';
 
-const env = useDemoServer();
+const env = demoServerForFile();
 const dir = tempDir();
 
 /** Everything a first fill has written so far: the stage, the tables, the stream's state. */

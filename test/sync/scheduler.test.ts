@@ -4,10 +4,10 @@ import { Replica } from '../../sync/db/replica';
 import type { PullProgress, PullResult } from '../../sync/engine/progress';
 import { Puller, pullAll } from '../../sync/engine/pull';
 import { PullScheduler } from '../../sync/engine/scheduler';
-import { useDemoServer } from './demo-fixture';
+import { demoServerForFile } from './demo-fixture';
 import { admin, tempDir } from './support';
 
-const env = useDemoServer();
+const env = demoServerForFile();
 const dir = tempDir();
 
 const waitFor = async (check: () => boolean, ms = 5_000) => {
