@@ -6,6 +6,7 @@
  */
 import type { Attachment, BulkTask, CustomField, Task, UserRef } from '../../../shared/api';
 import { customValueColumns } from '../../../shared/filters/custom-value-columns';
+import type { TasksTable } from '../types';
 import { bit, extraOf, toMs } from './convert';
 
 const taskKeys = new Set([
@@ -112,30 +113,109 @@ export interface TaskRows {
   files: unknown[][] | null;
 }
 
+/** The tasks table's columns, in the order of `TaskRows['task']`. */
+export const taskColumns = [
+  'task_id',
+  'space_id',
+  'project_id',
+  'parent_task_id',
+  'title',
+  'description',
+  'status',
+  'priority',
+  'start_date',
+  'due_date',
+  'completion',
+  'completed',
+  'completed_time',
+  'created_by',
+  'modified_by',
+  'created_time',
+  'modified_time',
+  'subtask_count',
+  'checklist_count',
+  'checklist_completed_count',
+  'attachment_count',
+  'extra',
+] as const satisfies readonly (keyof TasksTable)[];
+
+interface ChildTable {
+  part: Exclude<keyof TaskRows, 'task'>;
+  table: string;
+  /** Its columns, in the order of the part's rows. */
+  names: readonly string[];
+  /** The primary key: what identifies a row of the part. */
+  key: readonly string[];
+  /** On a key already present during a bulk move: keep the first row, or take the last. */
+  onDuplicate: 'IGNORE' | 'REPLACE';
+}
+
+const childTable = (c: ChildTable) => ({
+  ...c,
+  columns: c.names.length,
+  sql: `INSERT OR ${c.onDuplicate} INTO ${c.table} (${c.names.join(', ')})`,
+});
+
 /** The parts of `TaskRows` that are child tables, and how each is inserted from rows. */
 export const childInserts = [
-  { part: 'tags', sql: 'INSERT OR IGNORE INTO task_tags (task_id, name)', columns: 2 },
-  {
+  childTable({
+    part: 'tags',
+    table: 'task_tags',
+    names: ['task_id', 'name'],
+    key: ['task_id', 'name'],
+    onDuplicate: 'IGNORE',
+  }),
+  childTable({
     part: 'owners',
-    sql: 'INSERT OR IGNORE INTO task_owners (task_id, user_id, due_date, completed)',
-    columns: 4,
-  },
-  {
+    table: 'task_owners',
+    names: ['task_id', 'user_id', 'due_date', 'completed'],
+    key: ['task_id', 'user_id'],
+    onDuplicate: 'IGNORE',
+  }),
+  childTable({
     part: 'values',
-    sql: 'INSERT OR REPLACE INTO custom_field_values (task_id, field_id, value, text, num)',
-    columns: 5,
-  },
-  {
+    table: 'custom_field_values',
+    names: ['task_id', 'field_id', 'value', 'text', 'num'],
+    key: ['task_id', 'field_id'],
+    onDuplicate: 'REPLACE',
+  }),
+  childTable({
     part: 'checklist',
-    sql: 'INSERT OR REPLACE INTO checklist_items (checklist_id, task_id, name, completed, assignee_id, position, created_time, modified_time, extra)',
-    columns: 9,
-  },
-  {
+    table: 'checklist_items',
+    names: [
+      'checklist_id',
+      'task_id',
+      'name',
+      'completed',
+      'assignee_id',
+      'position',
+      'created_time',
+      'modified_time',
+      'extra',
+    ],
+    key: ['checklist_id'],
+    onDuplicate: 'REPLACE',
+  }),
+  childTable({
     part: 'files',
-    sql: 'INSERT OR REPLACE INTO attachments (attachment_id, task_id, project_id, file_name, extension, content_type, size, download_url, created_by, created_time, extra)',
-    columns: 11,
-  },
-] as const satisfies readonly { part: keyof TaskRows; sql: string; columns: number }[];
+    table: 'attachments',
+    names: [
+      'attachment_id',
+      'task_id',
+      'project_id',
+      'file_name',
+      'extension',
+      'content_type',
+      'size',
+      'download_url',
+      'created_by',
+      'created_time',
+      'extra',
+    ],
+    key: ['attachment_id'],
+    onDuplicate: 'REPLACE',
+  }),
+] as const;
 
 /** Every table's rows of one task, and what it shares with its page into `shared`. */
 export const taskRows = (t: Task | BulkTask, shared: PageShared): TaskRows => {

@@ -35,6 +35,7 @@ import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
 import type { CustomFieldsTable, TasksTable, UsersTable } from '../types';
 import { parseExtra, toIso } from './convert';
+import { taskColumns } from './task-rows';
 
 // ---- small helpers shared by the read modules -------------------------------------------
 
@@ -141,33 +142,8 @@ export const fieldDto = (
 
 export type TaskRow = TasksTable;
 
-const TASK_COLUMN_NAMES = [
-  'task_id',
-  'space_id',
-  'project_id',
-  'parent_task_id',
-  'title',
-  'description',
-  'status',
-  'priority',
-  'start_date',
-  'due_date',
-  'completion',
-  'completed',
-  'completed_time',
-  'created_by',
-  'modified_by',
-  'created_time',
-  'modified_time',
-  'subtask_count',
-  'checklist_count',
-  'checklist_completed_count',
-  'attachment_count',
-  'extra',
-] as const satisfies readonly (keyof TasksTable)[];
-
 /** Every column of `tasks`, for a FROM clause aliasing it `t`. */
-export const TASK_COLUMNS = TASK_COLUMN_NAMES.map((c) => `t.${c}`).join(', ');
+export const TASK_COLUMNS = taskColumns.map((c) => `t.${c}`).join(', ');
 
 const group = <K, V>(rows: readonly { k: K; v: V }[]): Map<K, V[]> => {
   const out = new Map<K, V[]>();

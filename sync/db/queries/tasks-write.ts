@@ -8,7 +8,7 @@ import {
   pageRows,
   type SharedRows,
   sharedRows,
-  type TaskRows,
+  taskColumns,
 } from './task-rows';
 import { upsertUsers } from './users';
 
@@ -17,68 +17,86 @@ export const flushPageShared = (db: Sqlite, shared: SharedRows): void => {
   upsertFieldDefinitions(db, shared.fields);
 };
 
-/** Rows handed to SQLite as one JSON array per table and statement (see writeTasks). */
-const jsonRows = (db: Sqlite, sql: string, rows: unknown[][]): void => {
-  if (rows.length > 0) stmt(db, sql).run(JSON.stringify(rows));
-};
-
 const columnsOf = (n: number) => Array.from({ length: n }, (_, i) => `value ->> ${i}`).join(', ');
 // jsonb_each hands each row over as JSONB; json_each would print it back to text for every
 // `->>` to parse again (a task row's 22 columns: ~15 µs against ~5 µs).
 const fromRows = (n: number) => `SELECT ${columnsOf(n)} FROM jsonb_each(?)`;
 const IN_IDS = '(SELECT value FROM json_each(?))';
 
-const TASK_COLUMN_COUNT = 22;
+/** `a.c IS NOT b.c OR …` over `columns`: whether a row would change. */
+const differs = (a: string, b: string, columns: readonly string[]) =>
+  columns.map((c) => `${a}.${c} IS NOT ${b}.${c}`).join(' OR ');
+const setFrom = (b: string, columns: readonly string[]) =>
+  columns.map((c) => `${c} = ${b}.${c}`).join(', ');
 
 /**
- * The upsert of task rows read by `source`, a SELECT of the 22 columns in this order with a
- * WHERE clause (without one, SQLite would read ON CONFLICT as a join constraint).
+ * The upsert of task rows read by `source`, a SELECT of the 22 columns in `taskColumns` order
+ * with a WHERE clause (without one, SQLite would read ON CONFLICT as a join constraint).
  */
-export const upsertTasksSql = (
-  source: string,
-) => `INSERT INTO tasks (task_id, space_id, project_id, parent_task_id, title, description, status,
-    priority, start_date, due_date, completion, completed, completed_time, created_by, modified_by, created_time,
-    modified_time, subtask_count, checklist_count, checklist_completed_count, attachment_count, extra)
-  ${source}
-  ON CONFLICT(task_id) DO UPDATE SET space_id = excluded.space_id, project_id = excluded.project_id,
-    parent_task_id = excluded.parent_task_id, title = excluded.title, description = excluded.description,
-    status = excluded.status, priority = excluded.priority, start_date = excluded.start_date,
-    due_date = excluded.due_date, completion = excluded.completion, completed = excluded.completed,
-    completed_time = excluded.completed_time, created_by = excluded.created_by, modified_by = excluded.modified_by,
-    created_time = excluded.created_time, modified_time = excluded.modified_time,
-    subtask_count = excluded.subtask_count, checklist_count = excluded.checklist_count,
-    checklist_completed_count = excluded.checklist_completed_count, attachment_count = excluded.attachment_count,
-    extra = excluded.extra`;
+export const upsertTasksSql = (source: string) =>
+  `INSERT INTO tasks (${taskColumns.join(', ')}) ${source}
+  ON CONFLICT(task_id) DO UPDATE SET ${setFrom('excluded', taskColumns.slice(1))}`;
 
 /**
- * Upserts tasks and replaces what each embeds (tags, owners, values, checklist, files). Every
- * table gets one statement for the whole batch, its rows passed as one JSON array that SQLite
- * unpacks with jsonb_each: a page of a thousand tasks costs a dozen statements, not ten
- * thousand. A plain TaskDto leaves checklist and files as they are; a task without
- * customFields leaves its values.
+ * Columns an index or the search index reads. An UPDATE that names one rewrites that index's
+ * entry (and re-indexes the text) even when the value is the same, so writeTasks sets them in
+ * a statement of their own, only for rows where one of them changed.
+ */
+const keyedColumns = [
+  'project_id',
+  'parent_task_id',
+  'title',
+  'description',
+  'status',
+  'due_date',
+  'completed',
+] as const;
+const plainColumns = taskColumns
+  .slice(1)
+  .filter((c) => !(keyedColumns as readonly string[]).includes(c));
+
+const writeTasksSql = `INSERT INTO tasks (${taskColumns.join(', ')}) ${fromRows(taskColumns.length)} WHERE true
+  ON CONFLICT(task_id) DO UPDATE SET ${setFrom('excluded', plainColumns)}
+  WHERE ${differs('tasks', 'excluded', plainColumns)}`;
+const updateKeyedSql = `UPDATE tasks SET ${setFrom('n', keyedColumns)}
+  FROM (SELECT ${taskColumns.map((c, i) => `value ->> ${i} AS ${c}`).join(', ')} FROM jsonb_each(?)) AS n
+  WHERE tasks.task_id = n.task_id AND (${differs('tasks', 'n', keyedColumns)})`;
+
+type Child = (typeof childInserts)[number];
+/** Removes the part's rows that the new rows no longer have (by key), for the given tasks. */
+const deleteStaleSql = (c: Child) =>
+  `DELETE FROM ${c.table} WHERE task_id IN ${IN_IDS} AND (${c.key.join(', ')}) NOT IN
+   (SELECT ${c.key.map((k) => `value ->> ${c.names.indexOf(k)}`).join(', ')} FROM jsonb_each(?))`;
+/** Inserts the part's rows; a row already there is updated only where it differs. */
+const upsertChildSql = (c: Child) => {
+  const rest = c.names.filter((n) => !c.key.includes(n));
+  const insert = `INSERT INTO ${c.table} (${c.names.join(', ')}) ${fromRows(c.columns)} WHERE true ON CONFLICT(${c.key.join(', ')})`;
+  return rest.length === 0
+    ? `${insert} DO NOTHING`
+    : `${insert} DO UPDATE SET ${setFrom('excluded', rest)} WHERE ${differs(c.table, 'excluded', rest)}`;
+};
+
+/**
+ * Upserts tasks and what each embeds (tags, owners, values, checklist, files), writing only
+ * what changed: a row equal to the replica's is not touched, so an answer or a pull that
+ * repeats what the replica has costs reads, not pages. Every table gets a statement or two
+ * for the whole batch, its rows passed as one JSON array that SQLite unpacks with jsonb_each:
+ * a page of a thousand tasks costs a few dozen statements, not ten thousand. A plain TaskDto
+ * leaves checklist and files as they are; a task without customFields leaves its values.
  */
 export const writeTasks = (db: Sqlite, items: readonly (Task | BulkTask)[]): void => {
   if (items.length === 0) return;
   const { rows, shared } = pageRows(items);
-  const idsWith = (part: keyof TaskRows) =>
-    JSON.stringify(rows.filter((r) => r[part] !== null).map((r) => r.task[0]));
-  const ids = idsWith('task');
-  stmt(db, `DELETE FROM task_tags WHERE task_id IN ${IN_IDS}`).run(ids);
-  stmt(db, `DELETE FROM task_owners WHERE task_id IN ${IN_IDS}`).run(ids);
-  stmt(db, `DELETE FROM custom_field_values WHERE task_id IN ${IN_IDS}`).run(idsWith('values'));
-  stmt(db, `DELETE FROM checklist_items WHERE task_id IN ${IN_IDS}`).run(idsWith('checklist'));
-  stmt(db, `DELETE FROM attachments WHERE task_id IN ${IN_IDS}`).run(idsWith('files'));
-  jsonRows(
-    db,
-    upsertTasksSql(`${fromRows(TASK_COLUMN_COUNT)} WHERE true`),
-    rows.map((r) => r.task),
-  );
-  for (const c of childInserts)
-    jsonRows(
-      db,
-      `${c.sql} ${fromRows(c.columns)}`,
-      rows.flatMap((r) => r[c.part] ?? []),
-    );
+  const tasks = JSON.stringify(rows.map((r) => r.task));
+  stmt(db, writeTasksSql).run(tasks);
+  stmt(db, updateKeyedSql).run(tasks);
+  for (const c of childInserts) {
+    const carrying = rows.filter((r) => r[c.part] !== null);
+    if (carrying.length === 0) continue;
+    const parts = JSON.stringify(carrying.flatMap((r) => r[c.part] ?? []));
+    stmt(db, deleteStaleSql(c)).run(JSON.stringify(carrying.map((r) => r.task[0])), parts);
+    if (parts !== '[]') stmt(db, upsertChildSql(c)).run(parts);
+  }
   flushPageShared(db, sharedRows(shared));
 };
 
