@@ -58,9 +58,21 @@ export type PathParams<P extends string> = { [K in PathParamNames<P>]: number };
 export const pathParamNames = (path: string): string[] =>
   [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 
-/** The zod schema of a path's parameters: each an integer ≥ 1 (string in a URL, number in code). */
-export const pathParamsSchema = (path: string) =>
-  z.object(Object.fromEntries(pathParamNames(path).map((n) => [n, pathId])));
+const pathSchemas = new Map<string, z.ZodObject<Record<string, typeof pathId>>>();
+
+/**
+ * The zod schema of a path's parameters: each an integer ≥ 1 (string in a URL, number in code).
+ * One per path, kept: zod compiles a schema on its first parse, which costs far more than the
+ * parse (a client checks the path of every request).
+ */
+export const pathParamsSchema = (path: string) => {
+  let schema = pathSchemas.get(path);
+  if (!schema) {
+    schema = z.object(Object.fromEntries(pathParamNames(path).map((n) => [n, pathId])));
+    pathSchemas.set(path, schema);
+  }
+  return schema;
+};
 
 /** Fills `{name}` placeholders; values are integers, so nothing needs escaping beyond String(). */
 export const fillPath = (path: string, params: Record<string, number>): string =>
