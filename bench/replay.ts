@@ -241,7 +241,13 @@ const replayAndFloor = async (
 };
 
 const rounds: RoundFigures[] = [];
-for (let i = 0; i < ROUNDS; i++) rounds.push(await runRound());
+for (let i = 0; i < ROUNDS; i++) {
+  const r = await runRound();
+  rounds.push(r);
+  process.stdout.write(
+    `round ${i + 1}: replay ${round(r.wall * 1000, 1)} ms, floor ${round(r.floor * 1000, 1)} ms, ratio ${round(r.wall / r.floor)}\n`,
+  );
+}
 const median = (xs: number[]) => percentile(xs, 50);
 const first = rounds[0] as RoundFigures;
 const wall = median(rounds.map((r) => r.wall));
