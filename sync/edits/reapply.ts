@@ -4,35 +4,40 @@
  * that reference one, and, transitively, those that depend on a row taken (a checklist item
  * on a subtask of a task created offline).
  */
+import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { parseEntityKey, type QueuedMutation } from '../outbox';
 import { select } from '../outbox/rows';
 import { applyEffect } from './effects';
 
-const LIVE = "o.state IN ('pending', 'inflight')";
-const KIND = (col: string) => `substr(${col}, 1, instr(${col}, ':') - 1)`;
-
 /**
  * Live rows (pending, in flight) that `keys` names: their entity or one they reference, by
- * key or by kind (`task:*`). Filtered in SQL: the hook runs after every server write, and a
- * long outbox must not be parsed whole each time.
+ * key or by kind (`task:*`). The hook runs after every server write and a long outbox must not
+ * be parsed whole each time: the live rows' keys are read (cheap columns), matched here, and
+ * only the rows that match are read whole. depends_on is a JSON array of quoted keys: a quoted
+ * key, or a quoted kind prefix, found in its text is a reference.
  */
 const liveRowsNaming = (db: Sqlite, keys: readonly string[]): QueuedMutation[] => {
-  const exact = JSON.stringify(keys.filter((k) => !k.endsWith(':*')));
-  const kinds = JSON.stringify(keys.filter((k) => k.endsWith(':*')).map((k) => k.slice(0, -2)));
-  // depends_on is a JSON array of quoted keys: a quoted key, or a quoted kind prefix, found
-  // in its text is a reference (cheaper than unpacking every row's array).
-  return select(
-    db,
-    `mutation_id IN (SELECT o.mutation_id FROM outbox o WHERE ${LIVE} AND (
-       o.entity IN (SELECT value FROM json_each(@exact))
-       OR ${KIND('o.entity')} IN (SELECT value FROM json_each(@kinds))
-       OR EXISTS (SELECT 1 FROM json_each(@exact) k
-         WHERE instr(o.depends_on, '"' || k.value || '"') > 0)
-       OR EXISTS (SELECT 1 FROM json_each(@kinds) k
-         WHERE instr(o.depends_on, '"' || k.value || ':') > 0)))`,
-    { exact, kinds },
-  );
+  const exact = keys.filter((k) => !k.endsWith(':*'));
+  const kinds = keys.filter((k) => k.endsWith(':*')).map((k) => k.slice(0, -1));
+  const quotedExact = exact.map((k) => `"${k}"`);
+  const quotedKinds = kinds.map((k) => `"${k}`);
+  const names = (r: { entity: string; depends_on: string }) =>
+    exact.includes(r.entity) ||
+    kinds.some((k) => r.entity.startsWith(k)) ||
+    quotedExact.some((q) => r.depends_on.includes(q)) ||
+    quotedKinds.some((q) => r.depends_on.includes(q));
+  const ids = (
+    stmt(
+      db,
+      "SELECT mutation_id, entity, depends_on FROM outbox WHERE state IN ('pending', 'inflight')",
+    ).all() as { mutation_id: number; entity: string; depends_on: string }[]
+  )
+    .filter(names)
+    .map((r) => r.mutation_id);
+  return ids.length === 0
+    ? []
+    : select(db, 'mutation_id IN (SELECT value FROM json_each(?))', JSON.stringify(ids));
 };
 
 /**

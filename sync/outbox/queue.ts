@@ -205,6 +205,12 @@ const kindList = (keep: (k: MutationKind) => boolean) =>
 const deleteKinds = kindList((k) => kindSpec(k).effect === 'delete');
 /** Edits of timers: one running timer per user, so they go one at a time across timers. */
 const timerKinds = kindList((k) => kindSpec(k).entity === 'timer');
+/**
+ * The first timer row not settled yet. Timer rows are those of `timer:` entities, a range of
+ * the entity index: an uncorrelated subquery, so SQLite evaluates it once per scan.
+ */
+const firstUnsentTimerRow = `SELECT min(t.mutation_id) FROM outbox t
+  WHERE t.entity >= 'timer:' AND t.entity < 'timer;' AND t.state IN ('pending', 'inflight')`;
 
 /**
  * Rows the pusher may send now, in replay order: pending and due; no earlier row of the same
@@ -223,17 +229,14 @@ export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutati
       // qualify, instead of testing every due row and sorting. Ids only: the rows taken are
       // read whole afterwards (their bodies and bases are what costs). The limit is written
       // into the SQL: bound as a parameter, it made each call ~6 times slower (measured).
-      // One statement per pool size.
+      // One statement per pool size. A local key in depends_on (a JSON array of keys) reads
+      // `kind:-id`: found in its text, for a fraction of unpacking the array in every row.
       `SELECT o.mutation_id FROM outbox o NOT INDEXED
        WHERE o.state = 'pending' AND o.next_attempt_at <= @now
          AND NOT EXISTS (
            SELECT 1 FROM outbox e WHERE e.entity = o.entity AND e.mutation_id < o.mutation_id)
-         AND NOT EXISTS (
-           SELECT 1 FROM json_each(o.depends_on) d
-           WHERE CAST(substr(d.value, instr(d.value, ':') + 1) AS INTEGER) < 0)
-         AND NOT (o.kind IN (${timerKinds}) AND EXISTS (
-           SELECT 1 FROM outbox t WHERE t.kind IN (${timerKinds}) AND t.mutation_id < o.mutation_id
-             AND t.state IN ('pending', 'inflight')))
+         AND instr(o.depends_on, ':-') = 0
+         AND NOT (o.kind IN (${timerKinds}) AND o.mutation_id > (${firstUnsentTimerRow}))
          AND NOT (o.kind IN (${deleteKinds}) AND EXISTS (
            SELECT 1 FROM outbox x, json_each(x.depends_on) d
            WHERE x.mutation_id < o.mutation_id AND x.state IN ('pending', 'inflight')
