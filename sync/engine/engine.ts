@@ -57,6 +57,7 @@ class Engine implements SyncEngine {
   private lastPullAt = 0;
   private lastStatusJson = '';
   private statusQueued = false;
+  private progressTimer: NodeJS.Timeout | null = null;
   private seenNotification = 0;
 
   constructor(private readonly options: EngineOptions) {
@@ -326,8 +327,10 @@ class Engine implements SyncEngine {
   private clearTimers(): void {
     if (this.tickTimer) clearTimeout(this.tickTimer);
     if (this.pushTimer) clearTimeout(this.pushTimer);
+    if (this.progressTimer) clearTimeout(this.progressTimer);
     this.tickTimer = null;
     this.pushTimer = null;
+    this.progressTimer = null;
   }
 
   // ---- events -------------------------------------------------------------------------------
@@ -337,7 +340,8 @@ class Engine implements SyncEngine {
       case 'sent':
         for (const r of e.applied.rekeyed) this.emit({ type: 'rekeyed', from: r.from, to: r.to });
         this.changes.add(e.applied.touched, 'push');
-        break;
+        this.statusProgressed();
+        return;
       case 'upload-progress':
         this.emit(e);
         return;
@@ -403,12 +407,27 @@ class Engine implements SyncEngine {
     };
   }
 
+  /**
+   * A replayed edit lowered the pending count: shown at most every 50 ms while a push goes on
+   * (computing the status costs a few queries; a push settles hundreds of rows a second). The
+   * push's end, and every other change, shows at once.
+   */
+  private statusProgressed(): void {
+    if (this.statusQueued || this.progressTimer) return;
+    this.progressTimer = setTimeout(() => {
+      this.progressTimer = null;
+      this.statusChanged();
+    }, 50);
+  }
+
   /** Status events at most once per turn of the loop, and only when something changed. */
   private statusChanged(): void {
     if (this.statusQueued) return;
     this.statusQueued = true;
     setImmediate(() => {
       this.statusQueued = false;
+      if (this.progressTimer) clearTimeout(this.progressTimer);
+      this.progressTimer = null;
       if (!this.replica.db.open) return;
       const status = this.status();
       const json = JSON.stringify(status);
