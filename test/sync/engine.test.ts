@@ -253,4 +253,32 @@ describe('engine', () => {
     expect(engine.status().online).toBe(false);
     expect(engine.status().pending).toBe(1);
   });
+
+  it('shows a long push at most every 50 ms, and its end at once', async () => {
+    const { engine } = await setUp();
+    engine.pause();
+    for (let i = 0; i < 60; i++)
+      engine.edit({ kind: 'task.create', fields: { taskTitle: `burst ${i}` } });
+    const seen: { at: number; pending: number; activity: string }[] = [];
+    const off = engine.on((e) => {
+      if (e.type === 'status')
+        seen.push({
+          at: performance.now(),
+          pending: e.status.pending,
+          activity: e.status.activity,
+        });
+    });
+    engine.resume();
+    const t0 = performance.now();
+    await settle(engine);
+    const pushed = performance.now() - t0;
+    await new Promise((r) => setImmediate(r));
+    off();
+    const during = seen.filter((s) => s.activity === 'pushing' && s.pending > 0);
+    // Progress shows, but not once per settled row: one per 50 ms, plus the push's start.
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.length).toBeLessThanOrEqual(Math.ceil(pushed / 50) + 2);
+    expect(seen.at(-1)).toMatchObject({ pending: 0 });
+    expect(performance.now() - (seen.at(-1)?.at ?? 0)).toBeLessThan(50);
+  });
 });
