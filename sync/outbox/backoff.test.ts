@@ -78,7 +78,17 @@ describe('classifyFailure', () => {
     expect(classifyFailure(refused('endTime', 'must not be in the future'), 'timer.range')).toBe(
       'retry',
     );
+    // A running timer's correction longer than the server's clock has seen since its start.
+    expect(
+      classifyFailure(
+        refused('durationSeconds', 'must fit between startTime and now'),
+        'timer.update',
+      ),
+    ).toBe('retry');
     expect(classifyFailure(refused('taskTitle', 'must not be blank'), 'task.update')).toBe(
+      'permanent',
+    );
+    expect(classifyFailure(refused('durationSeconds', 'must be ≥ 0'), 'timer.update')).toBe(
       'permanent',
     );
   });

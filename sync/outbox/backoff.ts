@@ -78,14 +78,19 @@ export const classifyFailure = (error: unknown, kind: MutationKind): FailureClas
 };
 
 /**
- * The server refused a time of ours as being in its future (a timer started a moment ago
- * while this machine's clock runs ahead). The same request succeeds once the server's clock
- * has passed that time, so it is retried rather than failed. The phrase is the reference
- * server's; the contract does not fix one.
+ * The server refused a time of ours as being past its own now: a start in its future (a timer
+ * started a moment ago while this machine's clock runs ahead), or a running timer's corrected
+ * duration that does not fit between its start and the server's now (the same skew). The
+ * same request succeeds once the server's clock has caught up, so it is retried rather than
+ * failed. The phrases are the reference server's; the contract does not fix one.
  */
 const isClockAhead = (fieldErrors: readonly { field: string; message: string }[]): boolean =>
   fieldErrors.length > 0 &&
-  fieldErrors.every((f) => /time$/i.test(f.field) && /future/i.test(f.message));
+  fieldErrors.every(
+    (f) =>
+      (/time$/i.test(f.field) && /future/i.test(f.message)) ||
+      (/^(body\.)?durationSeconds$/i.test(f.field) && /\bnow\b/i.test(f.message)),
+  );
 
 /** The error as a row keeps it (`last_error`) and the UI shows it. */
 export const outboxError = (error: unknown, failure: FailureClass): OutboxError => {

@@ -191,6 +191,41 @@ describe('engine', () => {
     });
   });
 
+  it('corrects a running timer although this clock runs ahead of the server clock', async () => {
+    let clock = Date.now() - 3_600_000;
+    const { engine, server, client } = await setUp(() => clock);
+    const t = engine.edit({ kind: 'task.create', fields: { taskTitle: 'skewed' } });
+    await settle(engine);
+    await offline(server);
+    const started = clock;
+    const timer = engine.edit({ kind: 'timer.start', taskId: t.id });
+    clock += 10 * 60_000;
+    engine.edit({ kind: 'timer.pause', trackId: timer.id });
+    clock += 10_000;
+    engine.edit({ kind: 'timer.resume', trackId: timer.id });
+    await engine.syncNow();
+    await online(server);
+    // Two minutes ahead of the server: the time the user saw running since the resume is
+    // longer than the server has seen since the start (the pause was shorter than the skew).
+    clock = Date.now() + 120_000;
+    for (let i = 0; i < 3; i++) await engine.syncNow();
+    expect(engine.status().failed).toEqual([]);
+    expect(engine.status().pending).toBe(1);
+    // The correction goes again once the server's clock has caught up.
+    await admin(server, 'clock', { advanceMs: 180_000 });
+    clock += 60_000;
+    await settle(engine);
+    expect(engine.status().failed).toEqual([]);
+    const task = (await client.ops.getAll({ query: { title: 'skewed' } })).content[0];
+    const [record] = await client.ops.getTaskTimers({ path: { taskId: task?.taskId ?? 0 } });
+    // What the user's timer reads now: ten minutes, then the time since the resume.
+    const seen = 10 * 60 + (clock - (started + 10 * 60_000 + 10_000)) / 1000;
+    expect(record?.state).toBe('RUNNING');
+    expect(record?.startTime).toBe(started);
+    expect(record?.durationSeconds).toBeGreaterThanOrEqual(Math.floor(seen) - 5);
+    expect(record?.durationSeconds).toBeLessThanOrEqual(Math.ceil(seen) + 5);
+  });
+
   it('uploads files with progress, restarts a cut upload cleanly, and never doubles it', async () => {
     const { engine, server, client, events } = await setUp();
     const t = engine.edit({ kind: 'task.create', fields: { taskTitle: 'with files' } });
