@@ -3,6 +3,8 @@
  * Floor: the same pages (of 500, a bootstrap's largest) already in memory as bytes, decoded and
  * written by the same store code and threads, with no HTTP. `npm run bench:bootstrap -- [--tasks N]`
  */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -20,10 +22,30 @@ import { printFigures, round, rssSampler, startServerProcess, tempDir } from './
 
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
+/** USER_HZ: 100 on Linux builds for x86 and arm. */
+const TICKS_PER_S = 100;
+/**
+ * CPU ms (user + system) of a process or thread from /proc (Linux: the server's child process,
+ * this process's main thread); null elsewhere. Fields 14 and 15 after the command's `)`.
+ */
+const procCpuMs = (statFile: string): number | null => {
+  try {
+    const stat = readFileSync(statFile, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+  } catch {
+    return null;
+  }
+};
+const cpuDelta = (before: number | null, after: number | null) =>
+  before === null || after === null ? -1 : round((after - before) / 1000, 2);
+
 const { values } = parseArgs({ options: { tasks: { type: 'string', default: '100000' } } });
 const taskCount = Number(values.tasks);
 const dir = tempDir('wt-bench-bootstrap-');
 
+// The load average before the run: figures taken while other processes run are slower.
+const loadAtStart = (loadavg()[0] ?? 0).toFixed(2);
 process.stdout.write(`seeding the reference server with bench:${taskCount} …\n`);
 const server = await startServerProcess([
   '--seed',
@@ -46,11 +68,17 @@ try {
   // The longest the event loop was blocked during the bootstrap (the target is ~50 ms).
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
+  const serverStat = `/proc/${server.child.pid}/stat`;
+  const mainStat = `/proc/self/task/${process.pid}/stat`;
+  const server0 = procCpuMs(serverStat);
+  const main0 = procCpuMs(mainStat);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   await pullAll(replica, client);
   const bootstrapMs = performance.now() - t0;
   const bootstrapCpuMs = cpuMs(process.cpuUsage(cpu0));
+  const serverCpuS = cpuDelta(server0, procCpuMs(serverStat));
+  const mainCpuS = cpuDelta(main0, procCpuMs(mainStat));
   loop.disable();
   const maxBlockMs = loop.max / 1e6;
   const peakRss = rss.stop();
@@ -100,7 +128,7 @@ try {
       if (following) next = decode(following);
       floorReplica.transaction(() => writeStagePage(floorReplica.db, page.page));
     }
-    await mergeFirstFill(floorReplica);
+    await mergeFirstFill(floorReplica, { thread });
   });
   await catchUpSearchIndex(floorReplica.db);
   await checkpointer.stop();
@@ -156,11 +184,16 @@ try {
     floor_ratio: round(bootstrapMs / floorMs),
     // This process's CPU time (all its threads): on a shared machine, steadier than wall time.
     bootstrap_cpu_s: round(bootstrapCpuMs / 1000, 3),
+    // Of which the main (writing) thread's; the rest is the fill's worker, GC and I/O threads.
+    main_cpu_s: mainCpuS,
+    // The server's process during the bootstrap (-1 where /proc is missing): it shares the cores.
+    server_cpu_s: serverCpuS,
     floor_cpu_s: round(floorCpuMs / 1000, 3),
     delta_1k_ms: Math.round(deltaMs),
     delta_tasks: deltaTasks,
     peak_rss_mb: Math.round(peakRss),
     max_block_ms: Math.round(maxBlockMs),
+    load: loadAtStart,
   });
 } finally {
   await server.stop();

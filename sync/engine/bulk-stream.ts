@@ -143,7 +143,8 @@ export const pullBulkStream = async (
         };
   const result: StreamResult = { stream, mode, upserted: 0, deleted: 0, pages: 0 };
   // A first fill that was being moved out of its stage finishes before anything else.
-  if (stream === 'tasks' && mode === 'delta') await mergeFirstFill(replica, options);
+  const merge = () => mergeFirstFill(replica, { ...options, thread: options.decoder?.thread });
+  if (stream === 'tasks' && mode === 'delta') await merge();
   const staged = stream === 'tasks' && mode === 'bootstrap' && beginFirstFill(replica.db);
   const report = (done: boolean) =>
     options.onProgress?.({
@@ -212,7 +213,7 @@ export const pullBulkStream = async (
         nextBatchSize(size, page.count, performance.now() - started, budget),
       );
       if (page.nextCursor === null) {
-        if (staged) await mergeFirstFill(replica, options);
+        if (staged) await merge();
         report(true);
         return result;
       }

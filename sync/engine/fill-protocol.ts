@@ -1,6 +1,6 @@
 /**
  * Messages to and from the fill's worker thread (fill-worker.ts): pages to decode, checkpoints
- * to run. Each side checks what it receives. The caller checks the frame and the small parts
+ * to run, indexes to build after the move. Each side checks what it receives. The caller checks the frame and the small parts
  * of a decoded page, not the staged text, which only the worker's encoder wrote after the
  * page passed the contract's schema.
  */
@@ -50,6 +50,13 @@ export const toFillWorker = z.discriminatedUnion('type', [
   }),
   /** A PASSIVE checkpoint of the WAL of the database at `file`, on the worker's connection. */
   z.object({ type: z.literal('checkpoint'), id, file: z.string().min(1) }),
+  /** Builds the deferred index `name` of the database at `file` (tasks-stage-indexes.ts). */
+  z.object({
+    type: z.literal('build-index'),
+    id,
+    file: z.string().min(1),
+    name: z.string().min(1),
+  }),
   z.object({ type: z.literal('close') }),
 ]);
 export type ToFillWorker = z.infer<typeof toFillWorker>;
@@ -75,5 +82,7 @@ export const fromFillWorker = z.discriminatedUnion('type', [
     checkpointed: z.number().int(),
   }),
   z.object({ type: z.literal('checkpoint-failed'), id, message: z.string() }),
+  z.object({ type: z.literal('index-built'), id }),
+  z.object({ type: z.literal('index-failed'), id, message: z.string() }),
 ]);
 export type FromFillWorker = z.infer<typeof fromFillWorker>;

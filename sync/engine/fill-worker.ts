@@ -1,11 +1,13 @@
 /**
  * The fill's worker thread (fill-thread.ts): decodes the pages of a first fill, in the order
- * they arrive, telling each page's cursor first; and checkpoints the replica's WAL on a
- * connection of its own, so that neither blocks the writing thread.
+ * they arrive, telling each page's cursor first; checkpoints the replica's WAL and builds the
+ * task tables' indexes after the move on a connection of its own, so that none of it blocks
+ * the writing thread's event loop.
  */
 import { parentPort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
+import { buildDeferredIndex } from '../db/queries/tasks-stage-indexes';
 import { type FromFillWorker, toFailure, toFillWorker } from './fill-protocol';
 import { decodeStagePage } from './page-decode';
 
@@ -15,7 +17,8 @@ const post = (m: FromFillWorker) => port.postMessage(m);
 const checkpointRows = z.array(
   z.object({ busy: z.number(), log: z.number(), checkpointed: z.number() }),
 );
-// No migrations, no settings of the replica's own: this connection only checkpoints.
+// No migrations, no settings of the replica's own: this connection only checkpoints and
+// builds indexes (waiting up to better-sqlite3's 5 s busy timeout for the writer's commits).
 let db: Database.Database | null = null;
 const connection = (file: string) => {
   if (db?.name !== file) {
@@ -58,6 +61,15 @@ port.on('message', (raw: unknown) => {
         id: m.id,
         message: e instanceof Error ? e.message : String(e),
       });
+    }
+    return;
+  }
+  if (m.type === 'build-index') {
+    try {
+      buildDeferredIndex(connection(m.file), m.name);
+      post({ type: 'index-built', id: m.id });
+    } catch (e) {
+      post({ type: 'index-failed', id: m.id, message: e instanceof Error ? e.message : String(e) });
     }
     return;
   }

@@ -3,9 +3,13 @@ import {
   clearStage,
   firstFillActive,
   mergeStagedTasks,
+  moveStarted,
   readStageOrder,
 } from '../db/queries/tasks-stage';
+import { deferTaskIndexes } from '../db/queries/tasks-stage-indexes';
 import type { Replica } from '../db/replica';
+import { buildDeferredIndexes } from './fill-indexes';
+import type { FillThread } from './fill-thread';
 import { PullCancelledError } from './progress';
 
 export interface MergeOptions {
@@ -16,6 +20,8 @@ export interface MergeOptions {
   firstChunk?: number;
   /** Told the tasks moved so far (a progress bar's second half). */
   onMerged?: (merged: number, total: number) => void;
+  /** The fill's worker thread, which builds the indexes after the move (else this thread). */
+  thread?: FillThread | null;
 }
 
 const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, Math.round(n)));
@@ -44,13 +50,19 @@ export const withFillCache = async <T>(replica: Replica, fn: () => Promise<T>): 
 
 /**
  * Moves a staged first fill (sync/db/queries/tasks-stage.ts) into the task tables in task id
- * order, a chunk sized to the write budget per transaction, yielding between chunks; then
- * empties the stage. Resumes where a kill or a cancel left it. The number of tasks moved.
+ * order, a chunk sized to the write budget per transaction, yielding between chunks, without
+ * the tables' secondary indexes; builds those again; then empties the stage. Resumes where a
+ * kill or a cancel left it; with no fill under way, builds any index a kill left unbuilt. The
+ * number of tasks moved.
  */
-export const mergeFirstFill = (replica: Replica, options: MergeOptions = {}): Promise<number> =>
-  firstFillActive(replica.db)
-    ? withFillCache(replica, () => merge(replica, options))
-    : Promise.resolve(0);
+export const mergeFirstFill = async (
+  replica: Replica,
+  options: MergeOptions = {},
+): Promise<number> => {
+  if (firstFillActive(replica.db)) return withFillCache(replica, () => merge(replica, options));
+  await buildDeferredIndexes(replica, options);
+  return 0;
+};
 
 const merge = async (replica: Replica, options: MergeOptions): Promise<number> => {
   const budget = options.writeBudgetMs ?? 40;
@@ -67,6 +79,9 @@ const merge = async (replica: Replica, options: MergeOptions): Promise<number> =
   }
   const chunks = [...order].map(([taskId, seq]) => ({ taskId, seq }));
   chunks.sort((a, b) => a.taskId - b.taskId);
+  // Before the first chunk only: a resumed move keeps what it dropped (and, once over, what it
+  // has built again). The tables hold no server task yet: the drop costs nothing.
+  if (!moveStarted(replica.db)) replica.db.transaction(() => deferTaskIndexes(replica.db))();
   let size = options.firstChunk ?? 250;
   let merged = 0;
   while (merged < chunks.length) {
@@ -82,6 +97,7 @@ const merge = async (replica: Replica, options: MergeOptions): Promise<number> =
     options.onMerged?.(merged, chunks.length);
     await yieldToLoop();
   }
+  await buildDeferredIndexes(replica, options);
   // Emptying appended rows in their order frees whole pages: larger chunks fit the budget.
   let clearSize = 5000;
   for (;;) {

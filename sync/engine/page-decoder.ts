@@ -19,6 +19,8 @@ export interface PageDecoder {
   decode(answer: RawAnswer): PendingPage;
   /** True while pages go to a worker thread (false: decoded on the caller's thread). */
   readonly threaded: boolean;
+  /** The fill's worker thread it posts to (null: none); the move builds indexes there too. */
+  readonly thread: FillThread | null;
 }
 
 /**
@@ -81,7 +83,7 @@ export const openPageDecoder = (thread: FillThread | null): PageDecoder => {
     waiting.clear();
   });
   thread?.onMessage((m) => {
-    if (m.type === 'checkpointed' || m.type === 'checkpoint-failed') return;
+    if (m.type !== 'cursor' && m.type !== 'page' && m.type !== 'error') return;
     const w = waiting.get(m.id);
     if (!w) return;
     if (m.type === 'cursor') return w.cursor(m.nextCursor);
@@ -94,6 +96,7 @@ export const openPageDecoder = (thread: FillThread | null): PageDecoder => {
     get threaded() {
       return thread?.alive === true;
     },
+    thread,
     decode(answer) {
       if (!thread?.alive) return inlineDecode(answer);
       const id = nextId++;

@@ -10,6 +10,8 @@
  * all to the WAL. Staged, pages are only appended, and the move appends in key order.
  * Only a fill that starts on a replica without server tasks is staged (`beginFirstFill`):
  * until the move ends, lists show none of the fill's tasks rather than a random part of them.
+ * The move runs without the task tables' secondary indexes, built again after it
+ * (tasks-stage-indexes.ts, sync/engine/first-fill.ts).
  */
 import type { BulkTask } from '../../../shared/api';
 import { stmt } from '../kysely';
@@ -100,6 +102,10 @@ export const readStageOrder = (
   for (const r of rows) if (r.task_id > merged) order.set(r.task_id, r.seq);
   return { next: rows.length < limit ? null : (rows.at(-1)?.seq ?? null) };
 };
+
+/** True once a move has written its first chunk (the stage is then read, not appended). */
+export const moveStarted = (db: Sqlite): boolean =>
+  stmt(db, 'SELECT 1 FROM replica_info WHERE key = ?').get(mergedKey) !== undefined;
 
 const mergedUpTo = (db: Sqlite): number => {
   const row = stmt(db, 'SELECT CAST(value AS INTEGER) AS n FROM replica_info WHERE key = ?').get(
