@@ -42,6 +42,9 @@ describe('the host worker', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** The first test's figure, which the second compares with (its usual value if it did not run). */
+  let workerBusy = 0.1;
+
   it(`bootstraps ${TASKS} tasks without holding up this thread`, { timeout: 180_000 }, async () => {
     host = await startWorkerHost(
       { dataDir, serverUrl, demoDefault: false, pullIntervalMs: 600_000 },
@@ -85,6 +88,7 @@ describe('the host worker', () => {
     expect(fillMs).toBeGreaterThan(1_000);
     expect(busy).toBeLessThan(0.25);
     expect(longest).toBeLessThan(1_000);
+    workerBusy = busy;
   });
 
   it('the same fill on this thread keeps it busy (what the worker spares it)', {
@@ -105,7 +109,10 @@ describe('the host worker', () => {
       expect(await local.endpoint.call('sync.now', {})).toMatchObject({ ok: true });
       const busy = performance.eventLoopUtilization(elu).utilization;
       console.log(`the same fill on this thread: busy ${(busy * 100).toFixed(1)}%`);
-      expect(busy).toBeGreaterThan(0.5);
+      // How busy depends on how much of the 2 cores the server and other tests leave it: what
+      // holds is the contrast with the worker's run above.
+      expect(busy).toBeGreaterThan(0.3);
+      expect(busy).toBeGreaterThan(3 * workerBusy);
     } finally {
       await local.close();
       rmSync(here, { recursive: true, force: true });
