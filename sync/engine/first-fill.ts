@@ -69,24 +69,33 @@ const merge = async (replica: Replica, options: MergeOptions): Promise<number> =
   const check = () => {
     if (options.signal?.aborted) throw new PullCancelledError();
   };
-  // The last staged copy of each task not moved yet, read a bounded chunk at a time.
+  // The last staged copy of each task not moved yet, read a chunk sized to the budget at a
+  // time (each row read brings its whole staged page in: 20,000 rows blocked for 75-140 ms).
   const order = new Map<number, number>();
-  for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-    const { next } = readStageOrder(replica.db, order, after, 20_000);
+  for (let after = Number.MIN_SAFE_INTEGER, limit = 2000; ; ) {
+    const started = performance.now();
+    const { next } = readStageOrder(replica.db, order, after, limit);
     if (next === null) break;
     after = next;
+    limit = nextBatchSize(limit, limit, performance.now() - started, budget);
     await yieldToLoop();
   }
-  const chunks = [...order].map(([taskId, seq]) => ({ taskId, seq }));
-  chunks.sort((a, b) => a.taskId - b.taskId);
+  // A typed array sorts 100k ids in a few ms (objects with a comparator: tens of ms).
+  const ids = Float64Array.from(order.keys()).sort();
   // Before the first chunk only: a resumed move keeps what it dropped (and, once over, what it
   // has built again). The tables hold no server task yet: the drop costs nothing.
-  if (!moveStarted(replica.db)) replica.db.transaction(() => deferTaskIndexes(replica.db))();
+  if (!moveStarted(replica.db)) {
+    replica.db.transaction(() => deferTaskIndexes(replica.db))();
+    await yieldToLoop();
+  }
   let size = options.firstChunk ?? 250;
   let merged = 0;
-  while (merged < chunks.length) {
+  while (merged < ids.length) {
     check();
-    const chunk = chunks.slice(merged, merged + size);
+    const chunk = Array.from(ids.subarray(merged, merged + size), (taskId) => ({
+      taskId,
+      seq: order.get(taskId) as number,
+    }));
     const started = performance.now();
     replica.transaction(() => {
       mergeStagedTasks(replica.db, chunk);
@@ -94,7 +103,7 @@ const merge = async (replica: Replica, options: MergeOptions): Promise<number> =
     });
     merged += chunk.length;
     size = nextBatchSize(size, chunk.length, performance.now() - started, budget);
-    options.onMerged?.(merged, chunks.length);
+    options.onMerged?.(merged, ids.length);
     await yieldToLoop();
   }
   await buildDeferredIndexes(replica, options);
