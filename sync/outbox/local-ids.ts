@@ -72,13 +72,15 @@ export const mapLocalId = (db: Sqlite, kind: EntityKind, localId: number, server
       serverId,
     );
     stmt(db, 'UPDATE outbox SET entity = ? WHERE entity = ?').run(to, from);
+    // The quoted key found in the text first: only rows naming it unpack their array.
     stmt(
       db,
       `UPDATE outbox SET depends_on = (
          SELECT json_group_array(CASE WHEN d.value = @from THEN @to ELSE d.value END)
          FROM json_each(outbox.depends_on) d)
-       WHERE EXISTS (SELECT 1 FROM json_each(outbox.depends_on) d WHERE d.value = @from)`,
-    ).run({ from, to });
+       WHERE instr(outbox.depends_on, @quoted) > 0
+         AND EXISTS (SELECT 1 FROM json_each(outbox.depends_on) d WHERE d.value = @from)`,
+    ).run({ from, to, quoted: JSON.stringify(from) });
   };
   if (db.inTransaction) go();
   else db.transaction(go)();
