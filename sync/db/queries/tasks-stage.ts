@@ -117,8 +117,14 @@ const mergedUpTo = (db: Sqlite): number => {
 /** Where each part sits in a staged task (`StagedTask`). */
 const partIndex = { tags: 1, owners: 2, values: 3, checklist: 4, files: 5 } as const;
 
-const stagedColumns = Array.from({ length: 22 }, (_, i) => `data ->> '$[0][${i}]'`).join(', ');
+const stagedColumns = Array.from({ length: 22 }, (_, i) => `s.data ->> '$[0][${i}]'`).join(', ');
 const IN_SEQS = 'seq IN (SELECT value FROM json_each(?))';
+/**
+ * The staged rows of the seqs given, in the order given (task id order): a CROSS JOIN keeps
+ * json_each's order as the outer loop, where `seq IN (…) ORDER BY task_id` sorted every
+ * statement's rows again.
+ */
+const STAGED_IN_ORDER = 'json_each(?) k CROSS JOIN tasks_stage s ON s.seq = k.value';
 
 /**
  * Moves staged rows (by seq, given in task id order, every id above those moved before) into
@@ -140,17 +146,15 @@ export const mergeStagedTasks = (
   const seqs = JSON.stringify(chunk.flatMap((c) => (present.has(c.taskId) ? [] : [c.seq])));
   stmt(
     db,
-    upsertTasksSql(
-      `SELECT ${stagedColumns} FROM tasks_stage WHERE ${IN_SEQS} AND data IS NOT NULL ORDER BY task_id`,
-    ),
+    upsertTasksSql(`SELECT ${stagedColumns} FROM ${STAGED_IN_ORDER} WHERE s.data IS NOT NULL`),
   ).run(seqs);
   // A part the item did not carry is JSON null, which json_each reads as one null row.
   for (const c of childInserts) {
     const columns = Array.from({ length: c.columns }, (_, i) => `j.value ->> ${i}`).join(', ');
     stmt(
       db,
-      `${c.sql} SELECT ${columns} FROM tasks_stage s, jsonb_each(s.data, '$[${partIndex[c.part]}]') j
-       WHERE s.${IN_SEQS} AND j.type = 'array' ORDER BY s.task_id`,
+      `${c.sql} SELECT ${columns} FROM ${STAGED_IN_ORDER}
+       CROSS JOIN jsonb_each(s.data, '$[${partIndex[c.part]}]') j WHERE j.type = 'array'`,
     ).run(seqs);
   }
   stmt(db, 'INSERT OR REPLACE INTO replica_info (key, value) VALUES (?, ?)').run(
