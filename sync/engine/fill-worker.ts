@@ -24,6 +24,10 @@ const connection = (file: string) => {
   if (db?.name !== file) {
     db?.close();
     db = new Database(file, { fileMustExist: true });
+    // better-sqlite3's default cache is 16 MB, which an index build filled (+20 MB of peak
+    // RSS); checkpoints need none, and a build reads each table once (4 MB: as fast; 1 MB
+    // was ~30% slower, its sorts spilling more).
+    db.pragma('cache_size = -4096');
   }
   return db;
 };
