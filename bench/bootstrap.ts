@@ -108,7 +108,8 @@ try {
   const cpu1 = process.cpuUsage();
   // The same store path as a bootstrap: its helper threads (page decoder, checkpointer), the
   // search index deferred, pages decoded one ahead of the write and staged, moved into the
-  // task tables in id order, then the search index caught up.
+  // task tables in id order (their secondary indexes built after, on the worker), then the
+  // search index caught up.
   const thread = startFillThread();
   const checkpointer = startCheckpointer(floorReplica, thread);
   const decoder = openPageDecoder(thread);
@@ -120,16 +121,20 @@ try {
       response: { status: 200, headers: {}, body },
       receivedAt: Date.now(),
     }).page;
-  await withFillCache(floorReplica, async () => {
-    let next = decode(pages[0] as Buffer);
-    for (let i = 0; i < pages.length; i++) {
-      const page = await next;
-      const following = pages[i + 1];
-      if (following) next = decode(following);
-      floorReplica.transaction(() => writeStagePage(floorReplica.db, page.page));
-    }
-    await mergeFirstFill(floorReplica, { thread });
-  });
+  await withFillCache(
+    floorReplica,
+    async () => {
+      let next = decode(pages[0] as Buffer);
+      for (let i = 0; i < pages.length; i++) {
+        const page = await next;
+        const following = pages[i + 1];
+        if (following) next = decode(following);
+        floorReplica.transaction(() => writeStagePage(floorReplica.db, page.page));
+      }
+      await mergeFirstFill(floorReplica, { thread });
+    },
+    'stage',
+  );
   await catchUpSearchIndex(floorReplica.db);
   await checkpointer.stop();
   await thread?.close();

@@ -175,7 +175,7 @@ export const pullBulkStream = async (
   };
   let next = send(state.cursor);
   report(false);
-  return staged ? withFillCache(replica, pageLoop) : pageLoop();
+  return staged ? withFillCache(replica, pageLoop, 'stage') : pageLoop();
 
   async function pageLoop(): Promise<StreamResult> {
     for (;;) {
