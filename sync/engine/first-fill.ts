@@ -33,9 +33,9 @@ export const nextBatchSize = (size: number, done: number, spentMs: number, budge
 /**
  * Caches for a first fill, in KiB. The stage and the task tables together outgrow the usual
  * cache (128 MB), which then fills up and stays in the process. Staging only appends: a few
- * MB hold the pages it is filling (32 MB there was ~25 MB more peak RSS for nothing). The move
- * reads each staged row once, in id order, from all over the stage: 16 MB cost it ~0.2-0.5 s
- * more CPU than 32 MB for 100k tasks.
+ * MB hold the pages it is filling (with 32 MB, the cache filled up with pages written once,
+ * kept through the rest of the fill). The move reads each staged row once, in id order, from
+ * all over the stage: 16 MB cost it ~0.2-0.5 s more CPU than 32 MB for 100k tasks.
  */
 const fillCacheKib = { stage: 8192, move: 32_768 } as const;
 
