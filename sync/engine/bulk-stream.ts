@@ -29,6 +29,8 @@ export interface BulkStreamOptions {
   bytes?: () => number;
   /** Decodes the pages of a first fill (on a worker thread); on this thread if not given. */
   decoder?: PageDecoder;
+  /** What a first fill's move into the task tables waits for (the projects its tasks name). */
+  beforeMove?: Promise<unknown>;
 }
 
 /** A page to write: what the loop needs of it, whichever way it was decoded. */
@@ -173,6 +175,11 @@ export const pullBulkStream = async (
     pending.page.catch(() => undefined);
     return pending;
   };
+  // What the move waits for failed: the pages are not worth fetching on (what is staged stays).
+  const before: { failed: { error: unknown } | null } = { failed: null };
+  options.beforeMove?.catch((error: unknown) => {
+    before.failed = { error };
+  });
   let next = send(state.cursor);
   report(false);
   return staged ? withFillCache(replica, pageLoop, 'stage') : pageLoop();
@@ -213,7 +220,10 @@ export const pullBulkStream = async (
         nextBatchSize(size, page.count, performance.now() - started, budget),
       );
       if (page.nextCursor === null) {
-        if (staged) await merge();
+        if (staged) {
+          await options.beforeMove;
+          await merge();
+        }
         report(true);
         return result;
       }
@@ -221,6 +231,7 @@ export const pullBulkStream = async (
       // Let timers, IPC and the UI's calls run between pages.
       await yieldToLoop();
       if (options.signal?.aborted) throw new PullCancelledError();
+      if (before.failed) throw before.failed.error;
     }
   }
 };

@@ -198,18 +198,41 @@ const pullOnce = async (
     ...(decoder ? { decoder } : {}),
     bytes,
   };
-  const results = await pullSmallStreams(replica, client, options, bytes);
-  // Projects before tasks: a task's project is known when the task lands.
-  results.push(await pullBulkStream(replica, client, 'projects', bulk));
+  const tasksState = readStreamState(replica.db, 'tasks');
   // A first fill writes faster without keeping the search index; it is caught up after.
-  if (readStreamState(replica.db, 'tasks') === null) deferSearchIndex(replica.db);
-  results.push(await pullBulkStream(replica, client, 'tasks', bulk));
+  if (tasksState === null) deferSearchIndex(replica.db);
+  const spacesAndProjects = async () => [
+    ...(await pullSmallStreams(replica, client, options, bytes)),
+    await pullBulkStream(replica, client, 'projects', bulk),
+  ];
+  // Projects before tasks: a task's project is known when the task lands. A first fill's
+  // tasks land only when its stage is moved, so its pages are fetched and staged meanwhile.
+  const firstFill = tasksState === null || tasksState.phase === 'bootstrap';
+  const results = firstFill
+    ? await bothSettled(spacesAndProjects(), (before) =>
+        pullBulkStream(replica, client, 'tasks', { ...bulk, beforeMove: before }),
+      )
+    : [...(await spacesAndProjects()), await pullBulkStream(replica, client, 'tasks', bulk)];
   // Like the fill itself, the catch-up reads each task once: the fill's smaller page cache
   // keeps the full one from filling up (and staying in the process) with pages read once.
   if (searchIndexPending(replica.db))
     await withFillCache(replica, () => catchUpSearchIndex(replica.db));
   results.push(...(await pullActivity(replica, client, options, bytes)));
   return results;
+};
+
+/**
+ * Runs `then` beside `first` (which it may await); answers both results once both have ended,
+ * or the first error once both have: nothing may still be writing when a pull returns.
+ */
+const bothSettled = async <A extends unknown[], B>(
+  first: Promise<A>,
+  then: (first: Promise<A>) => Promise<B>,
+): Promise<[...A, B]> => {
+  const [a, b] = await Promise.allSettled([first, then(first)]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
+  return [...a.value, b.value];
 };
 
 /**

@@ -83,6 +83,30 @@ describe('bootstrap', () => {
     replica.close();
   });
 
+  it("fetches a first fill's tasks while the projects come, and moves them only after", async () => {
+    const replica = freshReplica();
+    await admin(server, 'faults', {
+      rules: [{ kind: '5xx', method: 'GET', pathPrefix: '/v1/bulk/projects', count: 1 }],
+    });
+    const progress: PullProgress[] = [];
+    await expect(
+      pullAll(replica, client, { pageSize: 50, onProgress: (p) => progress.push(p) }),
+    ).rejects.toMatchObject({ kind: 'server' });
+    // The tasks stream started beside the projects, and nothing moved without them.
+    expect(progress.some((p) => p.stream === 'tasks')).toBe(true);
+    expect(replica.db.prepare('SELECT count(*) AS n FROM tasks').get()).toEqual({ n: 0 });
+    expect(readStreamState(replica.db, 'projects')?.phase).not.toBe('done');
+
+    progress.length = 0;
+    await pullAll(replica, client, { pageSize: 50, onProgress: (p) => progress.push(p) });
+    const firstTasks = progress.findIndex((p) => p.stream === 'tasks');
+    const projectsDone = progress.findIndex((p) => p.stream === 'projects' && p.done);
+    expect(firstTasks).toBeGreaterThanOrEqual(0);
+    expect(firstTasks).toBeLessThan(projectsDone);
+    await expectEqualToServer(replica);
+    replica.close();
+  });
+
   it('reads back every task exactly as the server answers it, field for field', async () => {
     const replica = freshReplica();
     await pullAll(replica, client);
