@@ -162,27 +162,42 @@ describe('engine', () => {
     expect(list.content[0]?.priority).toBe('Low');
   });
 
+  /**
+   * A task made online, then offline its timer started, run ten minutes, paused for `pausedMs`
+   * and resumed: the engine's clock (`at.clock`) moved by hand, from an hour ago.
+   */
+  const timerMovedOffline = async (title: string, pausedMs: number) => {
+    const at = { clock: Date.now() - 3_600_000 };
+    const s = await setUp(() => at.clock);
+    const t = s.engine.edit({ kind: 'task.create', fields: { taskTitle: title } });
+    await settle(s.engine);
+    await offline(s.server);
+    const started = at.clock;
+    const timer = s.engine.edit({ kind: 'timer.start', taskId: t.id });
+    at.clock += 10 * 60_000;
+    s.engine.edit({ kind: 'timer.pause', trackId: timer.id });
+    at.clock += pausedMs;
+    s.engine.edit({ kind: 'timer.resume', trackId: timer.id });
+    const onServer = async () => {
+      const task = (await s.client.ops.getAll({ query: { title } })).content[0];
+      return s.client.ops.getTaskTimers({ path: { taskId: task?.taskId ?? 0 } });
+    };
+    return { ...s, at, started, timer, onServer };
+  };
+
   it('ends a timer moved offline with the start and duration the user saw', async () => {
-    let clock = Date.now() - 3_600_000;
-    const { engine, server, client } = await setUp(() => clock);
-    const t = engine.edit({ kind: 'task.create', fields: { taskTitle: 'timed' } });
-    await settle(engine);
-    await offline(server);
-    const started = clock;
-    const timer = engine.edit({ kind: 'timer.start', taskId: t.id });
-    clock += 10 * 60_000;
-    engine.edit({ kind: 'timer.pause', trackId: timer.id });
-    clock += 5 * 60_000;
-    engine.edit({ kind: 'timer.resume', trackId: timer.id });
-    clock += 7 * 60_000;
+    const { engine, server, at, started, timer, onServer } = await timerMovedOffline(
+      'timed',
+      5 * 60_000,
+    );
+    at.clock += 7 * 60_000;
     engine.edit({ kind: 'timer.stop', trackId: timer.id });
     await engine.syncNow();
     await online(server);
     // Past the retry's backoff (the engine's clock; still before the server's now).
-    clock += 10 * 60_000;
+    at.clock += 10 * 60_000;
     await settle(engine);
-    const task = (await client.ops.getAll({ query: { title: 'timed' } })).content[0];
-    const timers = await client.ops.getTaskTimers({ path: { taskId: task?.taskId ?? 0 } });
+    const timers = await onServer();
     expect(timers).toHaveLength(1);
     expect(timers[0]).toMatchObject({
       state: 'STOPPED',
@@ -192,34 +207,23 @@ describe('engine', () => {
   });
 
   it('corrects a running timer although this clock runs ahead of the server clock', async () => {
-    let clock = Date.now() - 3_600_000;
-    const { engine, server, client } = await setUp(() => clock);
-    const t = engine.edit({ kind: 'task.create', fields: { taskTitle: 'skewed' } });
-    await settle(engine);
-    await offline(server);
-    const started = clock;
-    const timer = engine.edit({ kind: 'timer.start', taskId: t.id });
-    clock += 10 * 60_000;
-    engine.edit({ kind: 'timer.pause', trackId: timer.id });
-    clock += 10_000;
-    engine.edit({ kind: 'timer.resume', trackId: timer.id });
+    const { engine, server, at, started, onServer } = await timerMovedOffline('skewed', 10_000);
     await engine.syncNow();
     await online(server);
     // Two minutes ahead of the server: the time the user saw running since the resume is
     // longer than the server has seen since the start (the pause was shorter than the skew).
-    clock = Date.now() + 120_000;
+    at.clock = Date.now() + 120_000;
     for (let i = 0; i < 3; i++) await engine.syncNow();
     expect(engine.status().failed).toEqual([]);
     expect(engine.status().pending).toBe(1);
     // The correction goes again once the server's clock has caught up.
     await admin(server, 'clock', { advanceMs: 180_000 });
-    clock += 60_000;
+    at.clock += 60_000;
     await settle(engine);
     expect(engine.status().failed).toEqual([]);
-    const task = (await client.ops.getAll({ query: { title: 'skewed' } })).content[0];
-    const [record] = await client.ops.getTaskTimers({ path: { taskId: task?.taskId ?? 0 } });
+    const [record] = await onServer();
     // What the user's timer reads now: ten minutes, then the time since the resume.
-    const seen = 10 * 60 + (clock - (started + 10 * 60_000 + 10_000)) / 1000;
+    const seen = 10 * 60 + (at.clock - (started + 10 * 60_000 + 10_000)) / 1000;
     expect(record?.state).toBe('RUNNING');
     expect(record?.startTime).toBe(started);
     expect(record?.durationSeconds).toBeGreaterThanOrEqual(Math.floor(seen) - 5);
