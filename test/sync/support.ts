@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningServer, startServer } from '../../server/app';
@@ -11,7 +11,17 @@ export const demo = {
   otherPassword: 'other1234',
 };
 
-export const tempDir = (prefix = 'wt-sync-') => mkdtempSync(join(tmpdir(), prefix));
+const madeDirs = new Set<string>();
+process.once('exit', () => {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory, removed when the test process exits. */
+export const tempDir = (prefix = 'wt-sync-') => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.add(dir);
+  return dir;
+};
 
 /** The reference server with the demo data set, admin routes on, on 127.0.0.1 port 0. */
 export const startDemoServer = (): Promise<RunningServer> =>
