@@ -23,7 +23,7 @@ import type { QueuedMutation } from '../sync/outbox/types';
 import { percentile, printFigures, round, startServerProcess, tempDir } from './lib';
 
 const EDITS = 1_000;
-const ROUNDS = 7;
+const ROUNDS = 15;
 
 /** Sends rows like the pusher does, without an outbox: ids mapped in memory, pool of 4. */
 const sendDirect = async (client: ApiClient, rows: readonly QueuedMutation[]): Promise<number> => {
