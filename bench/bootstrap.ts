@@ -173,9 +173,12 @@ try {
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
+  const deltaLoop = monitorEventLoopDelay({ resolution: 5 });
+  deltaLoop.enable();
   const t2 = performance.now();
   const delta = await pullAll(replica, client);
   const deltaMs = performance.now() - t2;
+  deltaLoop.disable();
   const deltaTasks = delta.streams.find((s) => s.stream === 'tasks')?.upserted ?? 0;
   process.stdout.write(`delta: ${deltaTasks} tasks in ${round(deltaMs)} ms\n`);
   replica.close();
@@ -198,6 +201,8 @@ try {
     delta_tasks: deltaTasks,
     peak_rss_mb: Math.round(peakRss),
     max_block_ms: Math.round(maxBlockMs),
+    // The longest block during the delta pull of 1k tasks (the issue's ~50 ms is about pulls).
+    delta_max_block_ms: Math.round(deltaLoop.max / 1e6),
     load: loadAtStart,
   });
 } finally {
