@@ -97,4 +97,17 @@ describe('writeTasks', () => {
     expect(totalChanges(r.db) - changes).toBe(1);
     expect(r.db.prepare('SELECT priority FROM tasks WHERE task_id = 1').pluck().get()).toBe('Low');
   });
+
+  it('takes the last copy of a task named twice in one batch', () => {
+    const r = open();
+    const [first] = bulkItems();
+    if (!first) throw new Error('no task in the fixture');
+    const older = { ...first, taskTitle: 'older copy', status: 'To Do' };
+    const newer = { ...first, taskTitle: 'newer copy', status: 'Done' };
+    r.transaction(() => writeTasks(r.db, [older, newer]));
+    r.transaction(() => writeTasks(r.db, [newer, older, newer]));
+    expect(
+      r.db.prepare('SELECT title, status FROM tasks WHERE task_id = ?').get(first.taskId),
+    ).toEqual({ title: 'newer copy', status: 'Done' });
+  });
 });

@@ -86,7 +86,9 @@ const upsertChildSql = (c: Child) => {
  */
 export const writeTasks = (db: Sqlite, items: readonly (Task | BulkTask)[]): void => {
   if (items.length === 0) return;
-  const { rows, shared } = pageRows(items);
+  const page = pageRows(items);
+  // One row per task, the last copy: UPDATE … FROM takes an arbitrary one of several matches.
+  const rows = [...new Map(page.rows.map((r) => [r.task[0], r])).values()];
   const tasks = JSON.stringify(rows.map((r) => r.task));
   stmt(db, writeTasksSql).run(tasks);
   stmt(db, updateKeyedSql).run(tasks);
@@ -97,7 +99,7 @@ export const writeTasks = (db: Sqlite, items: readonly (Task | BulkTask)[]): voi
     stmt(db, deleteStaleSql(c)).run(JSON.stringify(carrying.map((r) => r.task[0])), parts);
     if (parts !== '[]') stmt(db, upsertChildSql(c)).run(parts);
   }
-  flushPageShared(db, sharedRows(shared));
+  flushPageShared(db, sharedRows(page.shared));
 };
 
 /** One task: the same path as a page of one. */
