@@ -185,6 +185,8 @@ export const pullBulkStream = async (
   return staged ? withFillCache(replica, pageLoop, 'stage') : pageLoop();
 
   async function pageLoop(): Promise<StreamResult> {
+    // Written straight into the tables (not staged), a task must find its project there.
+    if (!staged) await options.beforeMove;
     for (;;) {
       const pending = next;
       // Start the next request as soon as this page's cursor is known: the server works on it
