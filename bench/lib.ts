@@ -1,20 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '..');
-const madeDirs = new Set<string>();
-process.once('exit', () => {
-  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh directory under the OS temp dir, removed when the process exits (a 100k run leaves ~260 MB). */
-export const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  madeDirs.add(dir);
-  return dir;
-};
+export { tempDir } from '../test/support/temp-dir';
 
 export interface ServerProcess {
   url: string;

@@ -111,6 +111,10 @@ const MAX_TASK_PAGE = 500;
  */
 const MAX_PROJECT_PAGE = 100;
 
+/** A stream bootstraps until it has completed once (one mid-way resumes its bootstrap). */
+export const bulkMode = (prior: StreamState | null): 'bootstrap' | 'delta' =>
+  prior === null || prior.phase === 'bootstrap' ? 'bootstrap' : 'delta';
+
 /**
  * Pulls one bulk stream to its end: a bootstrap when the stream never completed (resuming at
  * its stored cursor), a delta from the last complete pull's serverTime otherwise. The next
@@ -130,7 +134,7 @@ export const pullBulkStream = async (
   const maxSize = stream === 'tasks' ? MAX_TASK_PAGE : MAX_PROJECT_PAGE;
   let size = Math.max(50, Math.min(maxSize, Math.round(options.pageSize ?? 100)));
   const prior = readStreamState(replica.db, stream);
-  const mode = prior === null || prior.phase === 'bootstrap' ? 'bootstrap' : 'delta';
+  const mode = bulkMode(prior);
   // A stream in 'done' starts a delta from its serverTime; one mid-way resumes where it stood.
   let state: StreamState =
     prior && prior.phase !== 'done'

@@ -1,8 +1,8 @@
 /**
  * Messages to and from the fill's worker thread (fill-worker.ts): pages to decode, checkpoints
- * to run, indexes to build after the move. Each side checks what it receives. The caller checks the frame and the small parts
- * of a decoded page, not the staged text, which only the worker's encoder wrote after the
- * page passed the contract's schema.
+ * to run, indexes to build after the move. Each side checks what it receives. The caller
+ * checks the frame and the small parts of a decoded page, not the staged text, which only the
+ * worker's encoder wrote after the page passed the contract's schema.
  */
 import { z } from 'zod';
 import { customField, userRef } from '../../shared/api';

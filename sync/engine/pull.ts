@@ -10,7 +10,7 @@ import {
 } from '../db/queries/search-index';
 import { readStreamState, writeStreamState } from '../db/queries/sync-state';
 import type { Replica } from '../db/replica';
-import { type BulkStreamOptions, pullBulkStream } from './bulk-stream';
+import { type BulkStreamOptions, bulkMode, pullBulkStream } from './bulk-stream';
 import { startCheckpointer } from './checkpointer';
 import { startFillThread } from './fill-thread';
 import { withFillCache } from './first-fill';
@@ -207,7 +207,7 @@ const pullOnce = async (
   ];
   // Projects before tasks: a task's project is known when the task lands. A first fill's
   // tasks land only when its stage is moved, so its pages are fetched and staged meanwhile.
-  const firstFill = tasksState === null || tasksState.phase === 'bootstrap';
+  const firstFill = bulkMode(tasksState) === 'bootstrap';
   const results = firstFill
     ? await bothSettled(spacesAndProjects(), (before) =>
         pullBulkStream(replica, client, 'tasks', { ...bulk, beforeMove: before }),

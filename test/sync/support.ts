@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type RunningServer, startServer } from '../../server/app';
 import { type ApiClient, createApiClient, signIn } from '../../sync/api';
+import { tempDir as makeTempDir } from '../support/temp-dir';
 
 export const demo = {
   email: 'demo@example.com',
@@ -11,17 +9,8 @@ export const demo = {
   otherPassword: 'other1234',
 };
 
-const madeDirs = new Set<string>();
-process.once('exit', () => {
-  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A fresh directory, removed when the test process exits. */
-export const tempDir = (prefix = 'wt-sync-') => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  madeDirs.add(dir);
-  return dir;
-};
+export const tempDir = (prefix = 'wt-sync-') => makeTempDir(prefix);
 
 /** The reference server with the demo data set, admin routes on, on 127.0.0.1 port 0. */
 export const startDemoServer = (): Promise<RunningServer> =>
