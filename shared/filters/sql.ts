@@ -177,6 +177,31 @@ interface CommonRefs {
   completed: string;
 }
 
+/** The refs of the common filters: the same column names in both shapes, but the title's. */
+const commonRefs = (
+  col: (name: Exclude<keyof CommonRefs, 'title'>) => string,
+  title: string,
+): CommonRefs => ({
+  title,
+  createdBy: col('createdBy'),
+  startDate: col('startDate'),
+  dueDate: col('dueDate'),
+  createdTime: col('createdTime'),
+  modifiedTime: col('modifiedTime'),
+  completed: col('completed'),
+});
+
+/** Some row of `child` for the parent `parentIdRef` has `column` among `values`. */
+const childIn = <V>(
+  aliases: AliasPool,
+  parentIdRef: string,
+  child: { table: string; parentId: string },
+  column: string,
+  values: readonly V[],
+  match: (ref: string, values: readonly V[]) => SqlFragment,
+): SqlFragment =>
+  existsChild(aliases, child, parentIdRef, (a) => match(columnRef(a, column), values));
+
 /** The positive form when true, its negation when false (the positive forms are never NULL). */
 const flag = (value: boolean, positive: SqlFragment): SqlFragment =>
   value ? positive : not(positive);
@@ -224,36 +249,18 @@ export function compileTaskFilter(
   const col = (name: keyof TaskSqlShape['columns']) => columnRef(shape.alias, shape.columns[name]);
   const aliases = new AliasPool(shape.alias);
   const id = col('id');
-  const parts = commonParts(
-    filter,
-    {
-      title: col('title'),
-      createdBy: col('createdBy'),
-      startDate: col('startDate'),
-      dueDate: col('dueDate'),
-      createdTime: col('createdTime'),
-      modifiedTime: col('modifiedTime'),
-      completed: col('completed'),
-    },
-    nowMs,
-  );
+  const parts = commonParts(filter, commonRefs(col, col('title')), nowMs);
   if (isSet(filter.status)) parts.push(nameIn(col('status'), filter.status));
   if (isSet(filter.priority)) parts.push(nameIn(col('priority'), filter.priority));
   const { tags, owners } = filter;
   if (isSet(tags)) {
     const t = shape.tags;
-    parts.push(
-      existsChild(aliases, { table: t.table, parentId: t.taskId }, id, (a) =>
-        nameIn(columnRef(a, t.name), tags),
-      ),
-    );
+    parts.push(childIn(aliases, id, { table: t.table, parentId: t.taskId }, t.name, tags, nameIn));
   }
   if (isSet(owners)) {
     const o = shape.owners;
     parts.push(
-      existsChild(aliases, { table: o.table, parentId: o.taskId }, id, (a) =>
-        intIn(columnRef(a, o.userId), owners),
-      ),
+      childIn(aliases, id, { table: o.table, parentId: o.taskId }, o.userId, owners, intIn),
     );
   }
   for (const cond of filter.customFields ?? []) {
@@ -272,19 +279,7 @@ export function compileProjectFilter(
     columnRef(shape.alias, shape.columns[name]);
   const aliases = new AliasPool(shape.alias);
   const id = col('id');
-  const parts = commonParts(
-    filter,
-    {
-      title: col('name'),
-      createdBy: col('createdBy'),
-      startDate: col('startDate'),
-      dueDate: col('dueDate'),
-      createdTime: col('createdTime'),
-      modifiedTime: col('modifiedTime'),
-      completed: col('completed'),
-    },
-    nowMs,
-  );
+  const parts = commonParts(filter, commonRefs(col, col('name')), nowMs);
   if (isSet(filter.status)) parts.push(nameIn(col('statusName'), filter.status));
   if (isSet(filter.priority)) parts.push(nameIn(col('priorityLabel'), filter.priority));
   if (isSet(filter.health)) parts.push(nameIn(col('healthLabel'), filter.health));
@@ -295,17 +290,13 @@ export function compileProjectFilter(
   if (isSet(tags)) {
     const t = shape.tags;
     parts.push(
-      existsChild(aliases, { table: t.table, parentId: t.projectId }, id, (a) =>
-        nameIn(columnRef(a, t.name), tags),
-      ),
+      childIn(aliases, id, { table: t.table, parentId: t.projectId }, t.name, tags, nameIn),
     );
   }
   if (isSet(members)) {
     const m = shape.members;
     parts.push(
-      existsChild(aliases, { table: m.table, parentId: m.projectId }, id, (a) =>
-        intIn(columnRef(a, m.userId), members),
-      ),
+      childIn(aliases, id, { table: m.table, parentId: m.projectId }, m.userId, members, intIn),
     );
   }
   return and(parts);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BulkTask } from '../../shared/api';
+import { serverDataTables } from '../db/migrations';
 import type { Sqlite } from '../db/open';
 import { bulkItems, NOW, seedReplica } from '../db/queries/read.fixture';
 import { Replica } from '../db/replica';
@@ -40,22 +41,10 @@ export const editFixture = (seed = true): EditFixture => {
   };
 };
 
-/** The tables of server data the edits write. */
-export const serverTables = [
-  'tasks',
-  'task_tags',
-  'task_owners',
-  'custom_field_values',
-  'checklist_items',
-  'attachments',
-  'timers',
-  'notifications',
-  'spaces',
-  'space_members',
-  'projects',
-  'project_tags',
-  'project_members',
-];
+/** The tables of server data (the sync state and the first fill's stage are the engine's). */
+export const serverTables = serverDataTables.filter(
+  (t) => t !== 'sync_state' && t !== 'tasks_stage',
+);
 
 /** Server-data tables, row by row (a diff shows what changed). */
 export const dumpServerData = (db: Sqlite): Record<string, unknown[]> =>
