@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(import.meta.dirname, '..');
-export { tempDir } from '../test/support/temp-dir';
+export { tempDir } from '../sync/test-support/temp-dir';
 
 export interface ServerProcess {
   url: string;

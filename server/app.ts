@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
@@ -45,6 +45,9 @@ const fastifyErrorStatus: Record<string, number> = {
 
 export const buildApp = async (options: ServerOptions): Promise<BuiltApp> => {
   const db = openDb(options.dataDir);
+  // Without a data dir the files are as disposable as the in-memory database: the server owns
+  // the temp dir and removes it when it closes (test runs start thousands of servers).
+  const scratchFiles = !options.dataDir;
   const deps: ServerDeps = {
     db,
     clock: options.clock ?? createClock(),
@@ -113,7 +116,10 @@ export const buildApp = async (options: ServerOptions): Promise<BuiltApp> => {
   const router = createRouter(app, deps, registered);
   for (const register of routeModules) register(router);
   const missing = operationIds.filter((id) => !registered.has(id));
-  app.addHook('onClose', async () => db.close());
+  app.addHook('onClose', async () => {
+    db.close();
+    if (scratchFiles) rmSync(deps.filesDir, { recursive: true, force: true });
+  });
   return { app, deps, missing };
 };
 

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/bridge/settings';
+import { tempDir } from '../../sync/test-support/temp-dir';
 import { SettingsStore } from './settings-store';
 
-const fileIn = () => join(mkdtempSync(join(tmpdir(), 'wt-settings-')), 'settings.json');
+const fileIn = () => join(tempDir('wt-settings-'), 'settings.json');
 
 describe('SettingsStore', () => {
   it('starts from the defaults when there is no file', async () => {

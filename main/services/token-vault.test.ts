@@ -1,11 +1,11 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../sync/test-support/temp-dir';
 import { fileTokenVault } from './token-vault';
 
 describe('fileTokenVault', () => {
-  const dir = () => mkdtempSync(join(tmpdir(), 'wt-vault-'));
+  const dir = () => tempDir('wt-vault-');
 
   it('reads null before the first write, the secret after, null after clear', async () => {
     const vault = fileTokenVault(join(dir(), 'nested', 'session.json'));

@@ -1,8 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Replica } from '../db/replica';
+import { tempDir } from '../test-support/temp-dir';
 import { startCheckpointer } from './checkpointer';
 import { type FillThread, startFillThread } from './fill-thread';
 
@@ -14,7 +13,7 @@ afterEach(async () => {
   for (const r of opened.splice(0)) r.close();
 });
 const fileReplica = () => {
-  const r = Replica.openFile(join(mkdtempSync(join(tmpdir(), 'wt-ckpt-')), 'r.sqlite'));
+  const r = Replica.openFile(join(tempDir('wt-ckpt-'), 'r.sqlite'));
   opened.push(r);
   return r;
 };

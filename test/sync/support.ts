@@ -1,6 +1,6 @@
 import { type RunningServer, startServer } from '../../server/app';
 import { type ApiClient, createApiClient, signIn } from '../../sync/api';
-import { tempDir as makeTempDir } from '../support/temp-dir';
+import { tempDir as makeTempDir } from '../../sync/test-support/temp-dir';
 
 export const demo = {
   email: 'demo@example.com',
