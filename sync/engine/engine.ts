@@ -45,7 +45,12 @@ class Engine implements SyncEngine {
   private activity: EngineStatus['activity'] = 'idle';
   private lastSyncAt: number | null = null;
   private lastError: string | null = null;
-  private bootstrap: PullProgress | null = null;
+  /**
+   * Streams of a first fill still bootstrapping, each with its last progress. They run side by
+   * side (tasks while spaces and projects come): the fill goes on until none is left, whatever
+   * another stream's progress says.
+   */
+  private readonly bootstrapping = new Map<string, PullProgress>();
   private pullFailures = 0;
   private pullRetryAt: number | null = null;
   private needsSignIn = false;
@@ -83,7 +88,9 @@ class Engine implements SyncEngine {
     this.puller = new Puller(this.replica, client, {
       now: this.now,
       onProgress: (progress) => {
-        this.bootstrap = progress.mode === 'bootstrap' && !progress.done ? progress : null;
+        if (progress.mode === 'bootstrap' && !progress.done)
+          this.bootstrapping.set(progress.stream, progress);
+        else this.bootstrapping.delete(progress.stream);
         this.emit({ type: 'pull-progress', progress });
         this.statusChanged();
       },
@@ -257,12 +264,12 @@ class Engine implements SyncEngine {
       this.pullFailures = 0;
       this.pullRetryAt = null;
       this.setOnline(true);
-      this.bootstrap = null;
+      this.bootstrapping.clear();
       this.changes.flush();
       this.announceNotifications(firstFill);
       return true;
     } catch (error) {
-      this.bootstrap = null;
+      this.bootstrapping.clear();
       if (error instanceof PullCancelledError) return false;
       this.pullFailures++;
       this.pullRetryAt = this.now() + nextAttemptDelay(this.pullFailures);
@@ -403,7 +410,9 @@ class Engine implements SyncEngine {
       nextRetryAt: retries.length > 0 ? Math.min(...retries) : null,
       lastSyncAt: this.lastSyncAt,
       lastError: this.lastError,
-      bootstrap: this.bootstrap,
+      // The task export is most of a first fill: its progress is the one shown.
+      bootstrap:
+        this.bootstrapping.get('tasks') ?? this.bootstrapping.values().next().value ?? null,
     };
   }
 
