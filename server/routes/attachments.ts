@@ -1,4 +1,6 @@
-import type { Router } from '../http/route';
+import type { Db } from '../db/open';
+import type { Ctx, Router } from '../http/route';
+import type { StoredUpload } from '../http/uploads';
 import {
   attachmentContent,
   deleteAttachment,
@@ -10,86 +12,75 @@ import {
 } from '../store/attachments';
 import { findProject, findSubtask, findTask } from '../store/lookup';
 
+type WithId<P> = P & { attachmentId: number };
+
 /**
- * Task, subtask and project attachments. Each group finds its holder (org, nesting) first and
- * then shares the store's functions; upload rule violations never reach these handlers.
+ * The six attachment operations of one kind of holder. Task, subtask and project attachments
+ * differ only in how the holder is found from the path (org, nesting); the rest is shared.
  */
+const holderHandlers = <P>(
+  db: Db,
+  filesDir: string,
+  holderOf: (orgId: number, params: P) => Holder,
+) => ({
+  list: ({ params, ctx }: { params: P; ctx: Ctx }) =>
+    listAttachments(db, ctx.orgId, holderOf(ctx.orgId, params)),
+  upload: ({ params, body, ctx }: { params: P; body: StoredUpload[]; ctx: Ctx }) =>
+    insertAttachments(db, holderOf(ctx.orgId, params), body, ctx),
+  get: ({ params, ctx }: { params: WithId<P>; ctx: Ctx }) =>
+    getAttachment(db, ctx.orgId, holderOf(ctx.orgId, params), params.attachmentId),
+  rename: ({ params, body, ctx }: { params: WithId<P>; body: { fileName: string }; ctx: Ctx }) =>
+    renameAttachment(db, holderOf(ctx.orgId, params), params.attachmentId, body.fileName, ctx),
+  remove: ({ params, ctx }: { params: WithId<P>; ctx: Ctx }) => {
+    deleteAttachment(db, filesDir, holderOf(ctx.orgId, params), params.attachmentId, ctx);
+    return undefined;
+  },
+  content: ({ params, ctx }: { params: WithId<P>; ctx: Ctx }) =>
+    attachmentContent(db, filesDir, ctx.orgId, holderOf(ctx.orgId, params), params.attachmentId),
+});
+
+/** Upload rule violations never reach these handlers: the router refuses them first. */
 export const registerAttachmentRoutes = (r: Router) => {
   const { db, filesDir } = r.deps;
 
-  const task = (orgId: number, p: { taskId: number }): Holder => ({
+  const task = holderHandlers(db, filesDir, (orgId, p: { taskId: number }) => ({
     kind: 'task',
     task: findTask(db, orgId, p.taskId),
-  });
-  const subtask = (orgId: number, p: { taskId: number; subtaskId: number }): Holder => ({
-    kind: 'task',
-    task: findSubtask(db, orgId, p.taskId, p.subtaskId),
-  });
-  const project = (orgId: number, p: { spaceId: number; projectId: number }): Holder => {
-    findProject(db, orgId, p.spaceId, p.projectId);
-    return { kind: 'project', spaceId: p.spaceId, projectId: p.projectId };
-  };
+  }));
+  r.op('getTaskAttachments', task.list);
+  r.op('uploadTaskAttachments', task.upload);
+  r.op('getTaskAttachment', task.get);
+  r.op('renameTaskAttachment', task.rename);
+  r.op('deleteTaskAttachment', task.remove);
+  r.op('getTaskAttachmentContent', task.content);
 
-  // Task
-  r.op('getTaskAttachments', ({ params, ctx }) =>
-    listAttachments(db, ctx.orgId, task(ctx.orgId, params)),
+  const subtask = holderHandlers(
+    db,
+    filesDir,
+    (orgId, p: { taskId: number; subtaskId: number }) => ({
+      kind: 'task',
+      task: findSubtask(db, orgId, p.taskId, p.subtaskId),
+    }),
   );
-  r.op('uploadTaskAttachments', ({ params, body, ctx }) =>
-    insertAttachments(db, task(ctx.orgId, params), body, ctx),
-  );
-  r.op('getTaskAttachment', ({ params, ctx }) =>
-    getAttachment(db, ctx.orgId, task(ctx.orgId, params), params.attachmentId),
-  );
-  r.op('renameTaskAttachment', ({ params, body, ctx }) =>
-    renameAttachment(db, task(ctx.orgId, params), params.attachmentId, body.fileName, ctx),
-  );
-  r.op('deleteTaskAttachment', ({ params, ctx }) => {
-    deleteAttachment(db, filesDir, task(ctx.orgId, params), params.attachmentId, ctx);
-    return undefined;
-  });
-  r.op('getTaskAttachmentContent', ({ params, ctx }) =>
-    attachmentContent(db, filesDir, ctx.orgId, task(ctx.orgId, params), params.attachmentId),
-  );
+  r.op('getSubtaskAttachments', subtask.list);
+  r.op('uploadSubtaskAttachments', subtask.upload);
+  r.op('getSubtaskAttachment', subtask.get);
+  r.op('renameSubtaskAttachment', subtask.rename);
+  r.op('deleteSubtaskAttachment', subtask.remove);
+  r.op('getSubtaskAttachmentContent', subtask.content);
 
-  // Subtask
-  r.op('getSubtaskAttachments', ({ params, ctx }) =>
-    listAttachments(db, ctx.orgId, subtask(ctx.orgId, params)),
+  const project = holderHandlers(
+    db,
+    filesDir,
+    (orgId, p: { spaceId: number; projectId: number }) => {
+      findProject(db, orgId, p.spaceId, p.projectId);
+      return { kind: 'project', spaceId: p.spaceId, projectId: p.projectId };
+    },
   );
-  r.op('uploadSubtaskAttachments', ({ params, body, ctx }) =>
-    insertAttachments(db, subtask(ctx.orgId, params), body, ctx),
-  );
-  r.op('getSubtaskAttachment', ({ params, ctx }) =>
-    getAttachment(db, ctx.orgId, subtask(ctx.orgId, params), params.attachmentId),
-  );
-  r.op('renameSubtaskAttachment', ({ params, body, ctx }) =>
-    renameAttachment(db, subtask(ctx.orgId, params), params.attachmentId, body.fileName, ctx),
-  );
-  r.op('deleteSubtaskAttachment', ({ params, ctx }) => {
-    deleteAttachment(db, filesDir, subtask(ctx.orgId, params), params.attachmentId, ctx);
-    return undefined;
-  });
-  r.op('getSubtaskAttachmentContent', ({ params, ctx }) =>
-    attachmentContent(db, filesDir, ctx.orgId, subtask(ctx.orgId, params), params.attachmentId),
-  );
-
-  // Project
-  r.op('getProjectAttachments', ({ params, ctx }) =>
-    listAttachments(db, ctx.orgId, project(ctx.orgId, params)),
-  );
-  r.op('uploadProjectAttachments', ({ params, body, ctx }) =>
-    insertAttachments(db, project(ctx.orgId, params), body, ctx),
-  );
-  r.op('getProjectAttachment', ({ params, ctx }) =>
-    getAttachment(db, ctx.orgId, project(ctx.orgId, params), params.attachmentId),
-  );
-  r.op('renameProjectAttachment', ({ params, body, ctx }) =>
-    renameAttachment(db, project(ctx.orgId, params), params.attachmentId, body.fileName, ctx),
-  );
-  r.op('deleteProjectAttachment', ({ params, ctx }) => {
-    deleteAttachment(db, filesDir, project(ctx.orgId, params), params.attachmentId, ctx);
-    return undefined;
-  });
-  r.op('getProjectAttachmentContent', ({ params, ctx }) =>
-    attachmentContent(db, filesDir, ctx.orgId, project(ctx.orgId, params), params.attachmentId),
-  );
+  r.op('getProjectAttachments', project.list);
+  r.op('uploadProjectAttachments', project.upload);
+  r.op('getProjectAttachment', project.get);
+  r.op('renameProjectAttachment', project.rename);
+  r.op('deleteProjectAttachment', project.remove);
+  r.op('getProjectAttachmentContent', project.content);
 };

@@ -44,24 +44,24 @@ export const registerProjectTaskRoutes = (r: Router) => {
   });
 
   r.op('getProjectTaskById', ({ params, ctx }) => {
-    const row = projectTask(db, ctx.orgId, params.spaceId, params.projectId, params.taskId);
+    const row = projectTask(db, ctx.orgId, params);
     return taskDtos(db, [row], ctx.now)[0]!;
   });
 
   r.op('updateProjectTask', ({ params, body, ctx }) => {
-    const row = projectTask(db, ctx.orgId, params.spaceId, params.projectId, params.taskId);
+    const row = projectTask(db, ctx.orgId, params);
     updateTask(db, ctx, row, body);
     return taskDtoById(db, row.task_id, ctx.now);
   });
 
   r.op('deleteProjectTask', ({ params, ctx }) => {
-    const row = projectTask(db, ctx.orgId, params.spaceId, params.projectId, params.taskId);
+    const row = projectTask(db, ctx.orgId, params);
     deleteTaskAndTouchParent(db, r.deps.filesDir, row, ctx);
     return {};
   });
 
   r.op('getProjectSubtasks', ({ params, query, ctx }) => {
-    projectTask(db, ctx.orgId, params.spaceId, params.projectId, params.taskId);
+    projectTask(db, ctx.orgId, params);
     return listTasks(
       db,
       frag('t.org_id = ? AND t.deleted = 0 AND t.parent_task_id = ?', ctx.orgId, params.taskId),
@@ -71,13 +71,7 @@ export const registerProjectTaskRoutes = (r: Router) => {
   });
 
   r.op('createProjectSubtask', ({ params, body, ctx }) => {
-    const parent = projectSubtaskParent(
-      db,
-      ctx.orgId,
-      params.spaceId,
-      params.projectId,
-      params.taskId,
-    );
+    const parent = projectSubtaskParent(db, ctx.orgId, params);
     // A project subtask inherits its parent's space and project.
     const id = createTask(
       db,
@@ -89,27 +83,13 @@ export const registerProjectTaskRoutes = (r: Router) => {
   });
 
   r.op('updateSubtask', ({ params, body, ctx }) => {
-    const row = projectSubtask(
-      db,
-      ctx.orgId,
-      params.spaceId,
-      params.projectId,
-      params.taskId,
-      params.subtaskId,
-    );
+    const row = projectSubtask(db, ctx.orgId, params);
     updateTask(db, ctx, row, body);
     return taskDtoById(db, row.task_id, ctx.now);
   });
 
   r.op('deleteSubtask', ({ params, ctx }) => {
-    const row = projectSubtask(
-      db,
-      ctx.orgId,
-      params.spaceId,
-      params.projectId,
-      params.taskId,
-      params.subtaskId,
-    );
+    const row = projectSubtask(db, ctx.orgId, params);
     deleteTaskAndTouchParent(db, r.deps.filesDir, row, ctx);
     return {};
   });

@@ -78,7 +78,6 @@ const startOf = (q: BulkQuery) => {
   const c = q.cursor === undefined ? null : decodeCursor(q.cursor, since);
   return {
     since,
-    // `mt >= t AND (mt > t OR id > i)`: strictly after (t, i) in (modified_time, id) order.
     t: c ? c.t : (since ?? Number.MIN_SAFE_INTEGER),
     i: c ? c.i : -1,
   };
@@ -91,78 +90,62 @@ export type BulkPageOf<T> = {
   serverTime: number;
 };
 
-/** `rows` holds one row more than asked when another page follows. */
-const pageJson = <R, T>(
-  rows: R[],
-  size: number,
-  since: number | null,
-  key: (r: R) => { t: number; i: number },
-  writeItems: (w: JsonWriter, rows: R[]) => void,
-  now: number,
-): JsonBytes<BulkPageOf<T>> => {
-  const more = rows.length > size;
-  const pageRows = more ? rows.slice(0, size) : rows;
-  const last = pageRows[pageRows.length - 1];
-  const nextCursor = more && last ? encodeCursor({ ...key(last), s: since }) : null;
-  const w = new JsonWriter(pageRows.length * 2048 + 256);
-  w.ascii('{"items":[');
-  writeItems(w, pageRows);
-  w.ascii('],"nextCursor":').str(nextCursor).ascii(',"serverTime":').num(now).ascii('}');
-  return new JsonBytes(w.done());
-};
+/**
+ * The rows of an export after a page's start, in (modified_time, id) order: `mt >= t AND (mt >
+ * t OR id > i)` is strictly after (t, i). Tombstones only come to a pull with modifiedSince.
+ */
+const exportSql = (table: string, alias: string, idColumn: string, columns: string): string =>
+  `SELECT ${columns} FROM ${table} ${alias}
+     WHERE ${alias}.org_id = ? AND ${alias}.modified_time >= ? AND (${alias}.modified_time > ? OR ${alias}.${idColumn} > ?) AND (? = 1 OR ${alias}.deleted = 0)
+     ORDER BY ${alias}.modified_time, ${alias}.${idColumn} LIMIT ?`;
 
-/** A page of the task export, as the JSON of its `data` (what the route sends). */
-export const bulkTasksJson = (
-  db: Db,
-  orgId: number,
-  q: BulkQuery,
-  now: number,
-): JsonBytes<BulkPageOf<BulkTask>> => {
-  const start = startOf(q);
-  // One row more than asked tells whether another page follows.
-  const rows = rawStmt(
-    db,
-    `SELECT ${TASK_RAW_COLUMNS} FROM tasks t
-     WHERE t.org_id = ? AND t.modified_time >= ? AND (t.modified_time > ? OR t.task_id > ?) AND (? = 1 OR t.deleted = 0)
-     ORDER BY t.modified_time, t.task_id LIMIT ?`,
-  ).all(orgId, start.t, start.t, start.i, start.since === null ? 0 : 1, q.size + 1) as TaskRaw[];
-  return pageJson(
-    rows,
-    q.size,
-    start.since,
-    (r) => ({ t: r[1], i: r[0] }),
-    (w, r) => writeBulkTaskItems(w, db, orgId, r, now),
-    now,
-  );
-};
+const TASK_EXPORT_SQL = exportSql('tasks', 't', 'task_id', TASK_RAW_COLUMNS);
+const PROJECT_EXPORT_SQL = exportSql('projects', 'p', 'project_id', PROJECT_RAW_COLUMNS);
+
+/** Rows of either export: the id first, the modified_time second. */
+type ExportRaw = TaskRaw | ProjectRaw;
+
+/** The page function of one export: a page as the JSON of its `data` (what the route sends). */
+const exportPages =
+  <R extends ExportRaw, T>(
+    sql: string,
+    writeItems: (w: JsonWriter, db: Db, orgId: number, rows: R[], now: number) => void,
+  ) =>
+  (db: Db, orgId: number, q: BulkQuery, now: number): JsonBytes<BulkPageOf<T>> => {
+    const start = startOf(q);
+    // One row more than asked tells whether another page follows.
+    const rows = rawStmt(db, sql).all(
+      orgId,
+      start.t,
+      start.t,
+      start.i,
+      start.since === null ? 0 : 1,
+      q.size + 1,
+    ) as R[];
+    const more = rows.length > q.size;
+    const pageRows = more ? rows.slice(0, q.size) : rows;
+    const last = pageRows[pageRows.length - 1];
+    const nextCursor =
+      more && last ? encodeCursor({ t: last[1], i: last[0], s: start.since }) : null;
+    const w = new JsonWriter(pageRows.length * 2048 + 256);
+    w.ascii('{"items":[');
+    writeItems(w, db, orgId, pageRows, now);
+    w.ascii('],"nextCursor":').str(nextCursor).ascii(',"serverTime":').num(now).ascii('}');
+    return new JsonBytes(w.done());
+  };
+
+/** A page of the task export. */
+export const bulkTasksJson = exportPages<TaskRaw, BulkTask>(TASK_EXPORT_SQL, writeBulkTaskItems);
 
 /** The same page as objects (tests, tools): exactly what the route's JSON holds. */
 export const bulkTasks = (db: Db, orgId: number, q: BulkQuery, now: number): BulkPageOf<BulkTask> =>
   bulkTasksJson(db, orgId, q, now).parse();
 
-/** A page of the project export, as the JSON of its `data`. */
-export const bulkProjectsJson = (
-  db: Db,
-  orgId: number,
-  q: BulkQuery,
-  now: number,
-): JsonBytes<BulkPageOf<Project>> => {
-  const start = startOf(q);
-  const rows = rawStmt(
-    db,
-    `SELECT ${PROJECT_RAW_COLUMNS} FROM projects p
-     WHERE p.org_id = ? AND p.modified_time >= ? AND (p.modified_time > ? OR p.project_id > ?) AND (? = 1 OR p.deleted = 0)
-     ORDER BY p.modified_time, p.project_id LIMIT ?`,
-  ).all(orgId, start.t, start.t, start.i, start.since === null ? 0 : 1, q.size + 1) as ProjectRaw[];
-  return pageJson(
-    rows,
-    q.size,
-    start.since,
-    (r) => ({ t: r[1], i: r[0] }),
-    (w, r) => writeBulkProjectItems(w, db, orgId, r, now),
-    now,
-  );
-};
+/** A page of the project export. */
+export const bulkProjectsJson = exportPages<ProjectRaw, Project>(
+  PROJECT_EXPORT_SQL,
+  writeBulkProjectItems,
+);
 
 /** The same page as objects. */
 export const bulkProjects = (

@@ -197,6 +197,21 @@ const writeChildren = (
   for (const n of input.tags) addTag.run(projectId, n, ctx.userId);
 };
 
+/** What a create and an update both write from the input, in both statements' column order. */
+const inputValues = (input: ProjectInput) => [
+  input.name,
+  input.description,
+  input.startDate,
+  input.dueDate,
+  input.completion,
+  input.isPublic ? 1 : 0,
+  input.statusId,
+  input.priorityId,
+  input.healthId,
+  input.contactId,
+  input.complete ? 1 : 0,
+];
+
 export const createProject = (
   db: Db,
   ctx: Ctx,
@@ -212,17 +227,7 @@ export const createProject = (
   ).run(
     ctx.orgId,
     spaceId,
-    input.name,
-    input.description,
-    input.startDate,
-    input.dueDate,
-    input.completion,
-    input.isPublic ? 1 : 0,
-    input.statusId,
-    input.priorityId,
-    input.healthId,
-    input.contactId,
-    input.complete ? 1 : 0,
+    ...inputValues(input),
     input.complete ? ctx.now : null,
     ctx.userId,
     ctx.userId,
@@ -252,23 +257,7 @@ export const updateProject = (
        status_id = ?, priority_id = ?, health_id = ?, contact_id = ?, completed = ?, completed_time = ?,
        modified_by = ?, modified_time = ${NEXT_MODIFIED}
      WHERE project_id = ?`,
-  ).run(
-    input.name,
-    input.description,
-    input.startDate,
-    input.dueDate,
-    input.completion,
-    input.isPublic ? 1 : 0,
-    input.statusId,
-    input.priorityId,
-    input.healthId,
-    input.contactId,
-    input.complete ? 1 : 0,
-    completedTime,
-    ctx.userId,
-    ctx.now,
-    row.project_id,
-  );
+  ).run(...inputValues(input), completedTime, ctx.userId, ctx.now, row.project_id);
   writeChildren(db, ctx, row.project_id, row.created_by, input);
 };
 

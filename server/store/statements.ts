@@ -7,42 +7,31 @@ import type { Db } from '../db/open';
  * running them on a warm page cache. Only fixed SQL text goes through here; SQL built from
  * user filters is prepared on the spot.
  */
-const caches = new WeakMap<Db, Map<string, Statement>>();
-
-export const stmt = (db: Db, sql: string): Statement => {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  let s = cache.get(sql);
-  if (!s) {
-    s = db.prepare(sql);
-    cache.set(sql, s);
-  }
-  return s;
+const cachedBy = (prepare: (db: Db, sql: string) => Statement) => {
+  const caches = new WeakMap<Db, Map<string, Statement>>();
+  return (db: Db, sql: string): Statement => {
+    let cache = caches.get(db);
+    if (!cache) {
+      cache = new Map();
+      caches.set(db, cache);
+    }
+    let s = cache.get(sql);
+    if (!s) {
+      s = prepare(db, sql);
+      cache.set(sql, s);
+    }
+    return s;
+  };
 };
+
+export const stmt = cachedBy((db, sql) => db.prepare(sql));
 
 /**
  * The same, for a statement answering rows as arrays in the SELECT's column order: the bulk
  * export reads hundreds of thousands of rows, and an object per row costs more than the query.
  * Cached apart from `stmt` (raw mode is a property of the statement).
  */
-const rawCaches = new WeakMap<Db, Map<string, Statement>>();
-
-export const rawStmt = (db: Db, sql: string): Statement => {
-  let cache = rawCaches.get(db);
-  if (!cache) {
-    cache = new Map();
-    rawCaches.set(db, cache);
-  }
-  let s = cache.get(sql);
-  if (!s) {
-    s = db.prepare(sql).raw(true);
-    cache.set(sql, s);
-  }
-  return s;
-};
+export const rawStmt = cachedBy((db, sql) => db.prepare(sql).raw(true));
 
 /**
  * A list of ids bound as ONE parameter and expanded with `json_each(?)`: one statement text

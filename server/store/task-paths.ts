@@ -35,9 +35,7 @@ export const personalSubtask = (
   subtaskId: number,
 ): TaskRow => {
   personalTask(db, orgId, parentId);
-  const row = liveTask(db, orgId, subtaskId);
-  if (row.parent_task_id !== parentId) throw notFound(`subtask ${subtaskId} of task ${parentId}`);
-  return row;
+  return subtaskOf(db, orgId, parentId, subtaskId);
 };
 
 /**
@@ -56,55 +54,47 @@ const noNesting = (taskId: number) =>
     { field: 'parentTaskId', message: `task ${taskId} is itself a subtask`, rejectedValue: taskId },
   ]);
 
+/** A live task whose parent is `parentId`, once the parent's own path has been checked. */
+const subtaskOf = (db: Db, orgId: number, parentId: number, subtaskId: number): TaskRow => {
+  const row = liveTask(db, orgId, subtaskId);
+  if (row.parent_task_id !== parentId) throw notFound(`subtask ${subtaskId} of task ${parentId}`);
+  return row;
+};
+
+/** /v1/spaces/{spaceId}/projects/{projectId}/tasks/{taskId} */
+export interface ProjectTaskPath {
+  spaceId: number;
+  projectId: number;
+  taskId: number;
+}
+
 /** Any live task of the project (top-level or subtask), after checking the space/project path. */
-const inProject = (
-  db: Db,
-  orgId: number,
-  spaceId: number,
-  projectId: number,
-  taskId: number,
-): TaskRow => {
-  findProject(db, orgId, spaceId, projectId);
-  const row = liveTask(db, orgId, taskId);
-  if (row.project_id !== projectId) throw notFound(`task ${taskId} in project ${projectId}`);
+const inProject = (db: Db, orgId: number, p: ProjectTaskPath): TaskRow => {
+  findProject(db, orgId, p.spaceId, p.projectId);
+  const row = liveTask(db, orgId, p.taskId);
+  if (row.project_id !== p.projectId) throw notFound(`task ${p.taskId} in project ${p.projectId}`);
   return row;
 };
 
 /** A top-level task of the project. */
-export const projectTask = (
-  db: Db,
-  orgId: number,
-  spaceId: number,
-  projectId: number,
-  taskId: number,
-): TaskRow => {
-  const row = inProject(db, orgId, spaceId, projectId, taskId);
-  if (row.parent_task_id !== null) throw notFound(`task ${taskId} in project ${projectId}`);
+export const projectTask = (db: Db, orgId: number, p: ProjectTaskPath): TaskRow => {
+  const row = inProject(db, orgId, p);
+  if (row.parent_task_id !== null) throw notFound(`task ${p.taskId} in project ${p.projectId}`);
   return row;
 };
 
-export const projectSubtaskParent = (
-  db: Db,
-  orgId: number,
-  spaceId: number,
-  projectId: number,
-  taskId: number,
-): TaskRow => {
-  const row = inProject(db, orgId, spaceId, projectId, taskId);
-  if (row.parent_task_id !== null) throw noNesting(taskId);
+/** The parent of a new project subtask: as projectTask, but a subtask is a 400, not a 404. */
+export const projectSubtaskParent = (db: Db, orgId: number, p: ProjectTaskPath): TaskRow => {
+  const row = inProject(db, orgId, p);
+  if (row.parent_task_id !== null) throw noNesting(p.taskId);
   return row;
 };
 
 export const projectSubtask = (
   db: Db,
   orgId: number,
-  spaceId: number,
-  projectId: number,
-  taskId: number,
-  subtaskId: number,
+  p: ProjectTaskPath & { subtaskId: number },
 ): TaskRow => {
-  projectTask(db, orgId, spaceId, projectId, taskId);
-  const row = liveTask(db, orgId, subtaskId);
-  if (row.parent_task_id !== taskId) throw notFound(`subtask ${subtaskId} of task ${taskId}`);
-  return row;
+  projectTask(db, orgId, p);
+  return subtaskOf(db, orgId, p.taskId, p.subtaskId);
 };
