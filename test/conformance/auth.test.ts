@@ -1,43 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
-import { type ApiClient, createApiClient, isApiClientError, signIn } from '../../sync/api';
+import { createApiClient, signIn } from '../../sync/api';
 import { clientFor } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { rejection } from '../support/fixtures-work';
+import { signedIn, suiteServer } from './support';
 
-let server: TestServer;
-let alice: ApiClient;
+const ctx = suiteServer({ alice: signedIn('alice', 'acme') }, { accessTtlSec: 900 });
 
-beforeAll(async () => {
-  server = await startTestServer({ accessTtlSec: 900 });
-  alice = await clientFor(server, 'alice', 'acme');
-});
-afterAll(async () => {
-  await alice.close();
-  await server.close();
-});
-
-const raw = (path: string, init: RequestInit = {}) => fetch(`${server.url}${path}`, init);
-const caught = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    if (isApiClientError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-};
+const raw = (path: string, init: RequestInit = {}) => fetch(`${ctx.server.url}${path}`, init);
 
 describe('Auth', () => {
   it('issues tokens with the contract shape and the user’s organizations', async () => {
-    const session = await signIn(server.url, 'alice@example.com', server.password);
-    expect(session.user?.userId).toBe(server.users.alice);
+    const session = await signIn(ctx.server.url, 'alice@example.com', ctx.server.password);
+    expect(session.user?.userId).toBe(ctx.server.users.alice);
     expect(session.organizations?.map((o) => o.orgId).sort()).toEqual(
-      [server.orgs.acme, server.orgs.globex].sort(),
+      [ctx.server.orgs.acme, ctx.server.orgs.globex].sort(),
     );
     const res = await raw('/v1/auth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'bob@example.com', password: server.password }),
+      body: JSON.stringify({ email: 'bob@example.com', password: ctx.server.password }),
     });
     const body = (await res.json()) as { data: Record<string, unknown> };
     expect(res.status).toBe(200);
@@ -46,16 +28,16 @@ describe('Auth', () => {
       expiresIn: 900,
       refreshExpiresIn: 2_592_000,
     });
-    expect(body.data.organizations).toEqual([{ orgId: server.orgs.acme, orgName: 'Acme' }]);
+    expect(body.data.organizations).toEqual([{ orgId: ctx.server.orgs.acme, orgName: 'Acme' }]);
     await session.close();
   });
 
   it('refuses a wrong password or an unknown email alike, with 401', async () => {
     for (const [email, password] of [
       ['alice@example.com', 'wrong-password'],
-      ['nobody@example.com', server.password],
+      ['nobody@example.com', ctx.server.password],
     ]) {
-      const e = await caught(signIn(server.url, email as string, password as string));
+      const e = await rejection(signIn(ctx.server.url, email as string, password as string));
       expect(e.kind).toBe('auth');
       expect(e.status).toBe(401);
     }
@@ -66,7 +48,7 @@ describe('Auth', () => {
       await raw('/v1/auth/token', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'alice@example.com', password: server.password }),
+        body: JSON.stringify({ email: 'alice@example.com', password: ctx.server.password }),
       })
     ).json();
     const refresh = (token: string) =>
@@ -85,28 +67,28 @@ describe('Auth', () => {
 
   it('answers 401 without a token, with a bad one and with an expired one; the client refreshes once and goes on', async () => {
     expect(
-      (await raw('/v1/spaces', { headers: { 'x-org-id': String(server.orgs.acme) } })).status,
+      (await raw('/v1/spaces', { headers: { 'x-org-id': String(ctx.server.orgs.acme) } })).status,
     ).toBe(401);
     expect(
       (
         await raw('/v1/spaces', {
-          headers: { authorization: 'Bearer nope', 'x-org-id': String(server.orgs.acme) },
+          headers: { authorization: 'Bearer nope', 'x-org-id': String(ctx.server.orgs.acme) },
         })
       ).status,
     ).toBe(401);
-    await alice.ops.getAllSpaces();
+    await ctx.alice.ops.getAllSpaces();
     // Past the access token's lifetime: the next call meets a 401, refreshes once, retries.
-    server.deps.clock.setOffset(server.deps.clock.offset() + 901_000);
+    ctx.server.deps.clock.setOffset(ctx.server.deps.clock.offset() + 901_000);
     try {
-      const spaces = await alice.ops.getAllSpaces();
+      const spaces = await ctx.alice.ops.getAllSpaces();
       expect(Array.isArray(spaces)).toBe(true);
     } finally {
-      server.deps.clock.setOffset(0);
+      ctx.server.deps.clock.setOffset(0);
     }
   });
 
   it('answers 400 for a missing or non-integer X-Org-Id and 403 for an org the user is not in', async () => {
-    const token = await alice.session.accessToken('getAllSpaces');
+    const token = await ctx.alice.session.accessToken('getAllSpaces');
     const get = (org?: string) =>
       raw('/v1/spaces', {
         headers: {
@@ -119,8 +101,8 @@ describe('Auth', () => {
     expect(await missing.json()).toMatchObject({ errors: [{ field: 'X-Org-Id' }] });
     expect((await get('abc')).status).toBe(400);
     expect((await get('1.5')).status).toBe(400);
-    const bob = await clientFor(server, 'bob', 'acme');
-    const e = await caught(bob.forOrg(server.orgs.globex).ops.getAllSpaces());
+    const bob = await clientFor(ctx.server, 'bob', 'acme');
+    const e = await rejection(bob.forOrg(ctx.server.orgs.globex).ops.getAllSpaces());
     expect(e.kind).toBe('forbidden');
     await bob.close();
   });
@@ -134,14 +116,14 @@ describe('Every operation and bad input', () => {
   });
 
   it('refuses malformed JSON, wrong types, oversized bodies and non-integer ids with 400/413 and writes nothing', async () => {
-    const token = await alice.session.accessToken('createSpace');
+    const token = await ctx.alice.session.accessToken('createSpace');
     const headers = {
       authorization: `Bearer ${token}`,
-      'x-org-id': String(server.orgs.acme),
+      'x-org-id': String(ctx.server.orgs.acme),
       'content-type': 'application/json',
     };
     const count = () =>
-      (server.deps.db.prepare('SELECT COUNT(*) AS n FROM spaces').get() as { n: number }).n;
+      (ctx.server.deps.db.prepare('SELECT COUNT(*) AS n FROM spaces').get() as { n: number }).n;
     const before = count();
     const malformed = await raw('/v1/spaces', { method: 'POST', headers, body: '{"spaceName": ' });
     expect(malformed.status).toBe(400);
@@ -174,26 +156,35 @@ describe('Idempotency-Key (this server’s extension)', () => {
   it('answers the first answer again for the same key and request, creating nothing twice', async () => {
     const count = () =>
       (
-        server.deps.db
+        ctx.server.deps.db
           .prepare("SELECT COUNT(*) AS n FROM spaces WHERE space_name = 'Once'")
           .get() as { n: number }
       ).n;
-    const a = await alice.ops.createSpace({ body: { spaceName: 'Once' }, idempotencyKey: 'key-1' });
-    const b = await alice.ops.createSpace({ body: { spaceName: 'Once' }, idempotencyKey: 'key-1' });
+    const a = await ctx.alice.ops.createSpace({
+      body: { spaceName: 'Once' },
+      idempotencyKey: 'key-1',
+    });
+    const b = await ctx.alice.ops.createSpace({
+      body: { spaceName: 'Once' },
+      idempotencyKey: 'key-1',
+    });
     expect(b.spaceId).toBe(a.spaceId);
     expect(count()).toBe(1);
-    const c = await alice.ops.createSpace({ body: { spaceName: 'Once' }, idempotencyKey: 'key-2' });
+    const c = await ctx.alice.ops.createSpace({
+      body: { spaceName: 'Once' },
+      idempotencyKey: 'key-2',
+    });
     expect(c.spaceId).not.toBe(a.spaceId);
     expect(count()).toBe(2);
   });
 
   it('refuses the same key with a different request (409) and keys are per user', async () => {
-    await alice.ops.createSpace({ body: { spaceName: 'First' }, idempotencyKey: 'key-3' });
-    const e = await caught(
-      alice.ops.createSpace({ body: { spaceName: 'Second' }, idempotencyKey: 'key-3' }),
+    await ctx.alice.ops.createSpace({ body: { spaceName: 'First' }, idempotencyKey: 'key-3' });
+    const e = await rejection(
+      ctx.alice.ops.createSpace({ body: { spaceName: 'Second' }, idempotencyKey: 'key-3' }),
     );
     expect(e.kind).toBe('conflict');
-    const bob = await clientFor(server, 'bob', 'acme');
+    const bob = await clientFor(ctx.server, 'bob', 'acme');
     const mine = await bob.ops.createSpace({
       body: { spaceName: 'Second' },
       idempotencyKey: 'key-3',
@@ -203,16 +194,16 @@ describe('Idempotency-Key (this server’s extension)', () => {
   });
 
   it('forgets a key after 24 hours', async () => {
-    const a = await alice.ops.createSpace({
+    const a = await ctx.alice.ops.createSpace({
       body: { spaceName: 'Daily' },
       idempotencyKey: 'key-4',
     });
-    server.deps.clock.setOffset(24 * 3600 * 1000 + 1000);
+    ctx.server.deps.clock.setOffset(24 * 3600 * 1000 + 1000);
     try {
-      const fresh = await signIn(server.url, 'alice@example.com', server.password);
+      const fresh = await signIn(ctx.server.url, 'alice@example.com', ctx.server.password);
       const later = createApiClient({
-        baseUrl: server.url,
-        orgId: server.orgs.acme,
+        baseUrl: ctx.server.url,
+        orgId: ctx.server.orgs.acme,
         session: fresh,
       });
       const b = await later.ops.createSpace({
@@ -222,7 +213,7 @@ describe('Idempotency-Key (this server’s extension)', () => {
       expect(b.spaceId).not.toBe(a.spaceId);
       await later.close();
     } finally {
-      server.deps.clock.setOffset(0);
+      ctx.server.deps.clock.setOffset(0);
     }
   });
 });
@@ -237,37 +228,37 @@ describe('Fault injection', () => {
 
   it('maps each injected fault to the client’s error kinds', async () => {
     await rule('5xx');
-    expect(await caught(alice.ops.getAllSpaces())).toMatchObject({
+    expect(await rejection(ctx.alice.ops.getAllSpaces())).toMatchObject({
       kind: 'server',
       transient: true,
     });
     await rule('429');
-    expect(await caught(alice.ops.getAllSpaces())).toMatchObject({
+    expect(await rejection(ctx.alice.ops.getAllSpaces())).toMatchObject({
       kind: 'rate-limit',
       retryAfterMs: 1000,
     });
     await rule('reset');
-    expect(await caught(alice.ops.getAllSpaces())).toMatchObject({ kind: 'network' });
+    expect(await rejection(ctx.alice.ops.getAllSpaces())).toMatchObject({ kind: 'network' });
     await rule('malformed');
-    expect(await caught(alice.ops.getAllSpaces())).toMatchObject({ kind: 'bad-response' });
-    expect(Array.isArray(await alice.ops.getAllSpaces())).toBe(true);
+    expect(await rejection(ctx.alice.ops.getAllSpaces())).toMatchObject({ kind: 'bad-response' });
+    expect(Array.isArray(await ctx.alice.ops.getAllSpaces())).toBe(true);
   });
 
   it('drop commits the write and loses the answer; the same Idempotency-Key then returns it', async () => {
     const count = () =>
       (
-        server.deps.db
+        ctx.server.deps.db
           .prepare("SELECT COUNT(*) AS n FROM spaces WHERE space_name = 'Dropped'")
           .get() as { n: number }
       ).n;
     await rule('drop');
     expect(
-      await caught(
-        alice.ops.createSpace({ body: { spaceName: 'Dropped' }, idempotencyKey: 'drop-1' }),
+      await rejection(
+        ctx.alice.ops.createSpace({ body: { spaceName: 'Dropped' }, idempotencyKey: 'drop-1' }),
       ),
     ).toMatchObject({ kind: 'network' });
     expect(count()).toBe(1);
-    const again = await alice.ops.createSpace({
+    const again = await ctx.alice.ops.createSpace({
       body: { spaceName: 'Dropped' },
       idempotencyKey: 'drop-1',
     });

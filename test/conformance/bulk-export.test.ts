@@ -4,12 +4,10 @@
  * modifiedSince (inclusive), embedded checklists and attachments, and the speed a replica's
  * bootstrap needs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BulkTask, Project } from '../../shared/api';
-import type { ApiClient } from '../../sync/api';
-import { clientFor } from '../support/client';
 import { insertCustomField, rawAs, rejection } from '../support/fixtures-work';
-import { startTestServer, type TestServer } from '../support/server';
+import { createSpaceWithProjects, insertClientAndStage, signedIn, suiteServer } from './support';
 
 type Item = { modifiedTime?: string | null };
 const key = (i: Item & ({ taskId: number } | { projectId: number })) =>
@@ -23,10 +21,12 @@ const ordered = (items: (Item & ({ taskId: number } | { projectId: number }))[])
   });
 
 describe('Bulk Export', () => {
-  let server: TestServer;
-  let alice: ApiClient;
-  let carol: ApiClient;
-  let raw: Awaited<ReturnType<typeof rawAs>>;
+  const ctx = suiteServer({
+    alice: signedIn('alice', 'acme'),
+    bob: signedIn('bob', 'acme'),
+    carol: signedIn('carol', 'globex'),
+    raw: (server) => rawAs(server, 'alice', 'acme'),
+  });
   const w = {} as Record<
     | 'space'
     | 'project'
@@ -41,43 +41,31 @@ describe('Bulk Export', () => {
   >;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    alice = await clientFor(server, 'alice', 'acme');
-    carol = await clientFor(server, 'carol', 'globex');
-    raw = await rawAs(server, 'alice', 'acme');
-    w.space = (await alice.ops.createSpace({ body: { spaceName: 'S' } })).spaceId;
-    w.project = (
-      await alice.ops.createProject({ path: { spaceId: w.space }, body: { projectName: 'P' } })
-    ).projectId;
-    w.project2 = (
-      await alice.ops.createProject({ path: { spaceId: w.space }, body: { projectName: 'P2' } })
-    ).projectId;
+    const made = await createSpaceWithProjects(ctx.alice, 'S', 'P', 'P2');
+    w.space = made.spaceId;
+    [w.project, w.project2] = made.projectIds;
     const path = { spaceId: w.space, projectId: w.project };
-    w.personal = (await alice.ops.createTask({ body: { taskTitle: 'personal' } })).taskId;
+    w.personal = (await ctx.alice.ops.createTask({ body: { taskTitle: 'personal' } })).taskId;
     w.personalSub = (
-      await alice.ops.createPersonalSubtask({
+      await ctx.alice.ops.createPersonalSubtask({
         path: { parentTaskId: w.personal },
         body: { taskTitle: 'personal sub' },
       })
     ).taskId;
     w.projectTask = (
-      await alice.createProjectTaskResolved({ path, body: { taskTitle: 'project task' } })
+      await ctx.alice.createProjectTaskResolved({ path, body: { taskTitle: 'project task' } })
     ).taskId;
     w.projectSub = (
-      await alice.ops.createProjectSubtask({
+      await ctx.alice.ops.createProjectSubtask({
         path: { ...path, taskId: w.projectTask },
         body: { taskTitle: 'project sub' },
       })
     ).taskId;
-    w.bobs = (
-      await (
-        await clientFor(server, 'bob', 'acme')
-      ).ops.createTask({ body: { taskTitle: "bob's own" } })
-    ).taskId;
-    w.globex = (await carol.ops.createTask({ body: { taskTitle: 'globex' } })).taskId;
+    w.bobs = (await ctx.bob.ops.createTask({ body: { taskTitle: "bob's own" } })).taskId;
+    w.globex = (await ctx.carol.ops.createTask({ body: { taskTitle: 'globex' } })).taskId;
     // Embedded items, written directly (their routes belong to other modules).
-    const db = server.deps.db;
-    const now = server.deps.clock.now();
+    const db = ctx.server.deps.db;
+    const now = ctx.server.deps.clock.now();
     for (const [name, position, done] of [
       ['second', 1, 1],
       ['first', 0, 0],
@@ -92,11 +80,7 @@ describe('Bulk Export', () => {
       db.prepare(
         `INSERT INTO attachments (org_id, task_id, file_name, extension, content_type, size, completed_bytes, stored_name, created_by, created_time)
          VALUES (?, ?, ?, 'txt', 'text/plain', 3, 3, ?, ?, ?)`,
-      ).run(server.orgs.acme, w.personalSub, file, `s-${file}`, server.users.alice, at);
-  });
-  afterAll(async () => {
-    await Promise.all([alice.close(), carol.close()]);
-    await server.close();
+      ).run(ctx.server.orgs.acme, w.personalSub, file, `s-${file}`, ctx.server.users.alice, at);
   });
 
   const allTasks = async (query: { modifiedSince?: number; size?: number } = {}) => {
@@ -104,7 +88,7 @@ describe('Bulk Export', () => {
     const pages: number[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const page = await alice.ops.bulkTasks({
+      const page = await ctx.alice.ops.bulkTasks({
         query: { ...query, ...(cursor ? { cursor } : {}) },
       });
       items.push(...page.items);
@@ -115,10 +99,10 @@ describe('Bulk Export', () => {
   };
 
   it('exports every live task of the org, ordered by (modifiedTime, id), with its items', async () => {
-    const before = server.deps.clock.now();
-    const page = await alice.ops.bulkTasks();
+    const before = ctx.server.deps.clock.now();
+    const page = await ctx.alice.ops.bulkTasks();
     expect(page.serverTime).toBeGreaterThanOrEqual(before);
-    expect(page.serverTime).toBeLessThanOrEqual(server.deps.clock.now());
+    expect(page.serverTime).toBeLessThanOrEqual(ctx.server.deps.clock.now());
     expect(page.nextCursor).toBeNull();
     expect(page.items.map((t) => t.taskId).sort((a, b) => a - b)).toEqual(
       [w.personal, w.personalSub, w.projectTask, w.projectSub, w.bobs].sort((a, b) => a - b),
@@ -138,32 +122,33 @@ describe('Bulk Export', () => {
     );
     expect(psub).toMatchObject({ attachmentCount: 2, parentTaskId: w.personal });
     expect(page.items.every((t) => t.deleted === false)).toBe(true);
-    expect((await carol.ops.bulkTasks()).items.map((t) => t.taskId)).toEqual([w.globex]);
+    expect((await ctx.carol.ops.bulkTasks()).items.map((t) => t.taskId)).toEqual([w.globex]);
   });
 
   it('pages with a cursor: every item exactly once, nextCursor null on the last page', async () => {
     const { items, pages } = await allTasks({ size: 2 });
     expect(pages).toEqual([2, 2, 1]);
     expect(items.map((t) => t.taskId)).toEqual(
-      (await alice.ops.bulkTasks()).items.map((t) => t.taskId),
+      (await ctx.alice.ops.bulkTasks()).items.map((t) => t.taskId),
     );
     expect(ordered(items)).toBe(true);
     // Exactly `size` items on the last page still ends with null (no empty extra page needed).
-    const four = await alice.ops.bulkTasks({ query: { size: 5 } });
+    const four = await ctx.alice.ops.bulkTasks({ query: { size: 5 } });
     expect(four.items).toHaveLength(5);
     expect(four.nextCursor).toBeNull();
   });
 
   it('hands out changes and tombstones since modifiedSince (inclusive), and nothing else', async () => {
-    const since = server.deps.clock.now();
+    const since = ctx.server.deps.clock.now();
     const path = { spaceId: w.space, projectId: w.project };
-    await alice.ops.updateTask({
+    await ctx.alice.ops.updateTask({
       path: { taskId: w.personal },
       body: { taskTitle: 'personal v2' },
     });
-    const fresh = (await alice.createProjectTaskResolved({ path, body: { taskTitle: 'fresh' } }))
-      .taskId;
-    await alice.ops.deleteProjectTask({ path: { ...path, taskId: w.projectTask } });
+    const fresh = (
+      await ctx.alice.createProjectTaskResolved({ path, body: { taskTitle: 'fresh' } })
+    ).taskId;
+    await ctx.alice.ops.deleteProjectTask({ path: { ...path, taskId: w.projectTask } });
     const delta = await allTasks({ modifiedSince: since, size: 2 });
     const byId = new Map(delta.items.map((t) => [t.taskId, t]));
     expect([...byId.keys()].sort((a, b) => a - b)).toEqual(
@@ -176,33 +161,35 @@ describe('Bulk Export', () => {
     expect(byId.get(w.projectSub)).toMatchObject({ deleted: true, checklists: [] });
     expect(ordered(delta.items)).toBe(true);
     // Without modifiedSince, tombstones stay out.
-    const full = (await alice.ops.bulkTasks()).items.map((t) => t.taskId);
+    const full = (await ctx.alice.ops.bulkTasks()).items.map((t) => t.taskId);
     expect(full).not.toContain(w.projectTask);
     expect(full).toContain(fresh);
     // Inclusive boundary: the item modified exactly at modifiedSince comes back.
     const last = delta.items[delta.items.length - 1]!;
-    const boundary = await alice.ops.bulkTasks({
+    const boundary = await ctx.alice.ops.bulkTasks({
       query: { modifiedSince: Date.parse(last.modifiedTime ?? '') },
     });
     expect(boundary.items.map((t) => t.taskId)).toContain(last.taskId);
     // Nothing changed since the last serverTime: nothing to hand out.
-    const after = await alice.ops.bulkTasks({
+    const after = await ctx.alice.ops.bulkTasks({
       query: { modifiedSince: boundary.serverTime + 1_000 },
     });
     expect(after).toMatchObject({ items: [], nextCursor: null });
   });
 
   it('refuses a cursor that does not decode or was made for another modifiedSince', async () => {
-    const first = await alice.ops.bulkTasks({ query: { size: 1, modifiedSince: 0 } });
+    const first = await ctx.alice.ops.bulkTasks({ query: { size: 1, modifiedSince: 0 } });
     expect(first.nextCursor).toBeTruthy();
     const cursor = first.nextCursor!;
     const cases = [
-      alice.ops.bulkTasks({ query: { cursor: 'garbage!!' } }),
-      alice.ops.bulkTasks({ query: { cursor: Buffer.from('{"t":"x"}').toString('base64url') } }),
-      alice.ops.bulkTasks({ query: { cursor: Buffer.from('not json').toString('base64url') } }),
-      alice.ops.bulkTasks({ query: { cursor } }),
-      alice.ops.bulkTasks({ query: { cursor, modifiedSince: 5 } }),
-      alice.ops.bulkProjects({ query: { cursor, modifiedSince: 1 } }),
+      ctx.alice.ops.bulkTasks({ query: { cursor: 'garbage!!' } }),
+      ctx.alice.ops.bulkTasks({
+        query: { cursor: Buffer.from('{"t":"x"}').toString('base64url') },
+      }),
+      ctx.alice.ops.bulkTasks({ query: { cursor: Buffer.from('not json').toString('base64url') } }),
+      ctx.alice.ops.bulkTasks({ query: { cursor } }),
+      ctx.alice.ops.bulkTasks({ query: { cursor, modifiedSince: 5 } }),
+      ctx.alice.ops.bulkProjects({ query: { cursor, modifiedSince: 1 } }),
     ];
     for (const call of cases) {
       const e = await rejection(call);
@@ -210,72 +197,60 @@ describe('Bulk Export', () => {
       expect(e.fieldErrors.map((f) => f.field)).toEqual(['cursor']);
     }
     expect(
-      (await alice.ops.bulkTasks({ query: { size: 1, modifiedSince: 0, cursor } })).items,
+      (await ctx.alice.ops.bulkTasks({ query: { size: 1, modifiedSince: 0, cursor } })).items,
     ).toHaveLength(1);
-    const big = await raw('GET', '/v1/bulk/tasks?size=5001');
+    const big = await ctx.raw('GET', '/v1/bulk/tasks?size=5001');
     expect(big.status).toBe(400);
     expect(big.fields).toContain('size');
-    expect((await raw('GET', '/v1/bulk/tasks?modifiedSince=yesterday')).fields).toContain(
+    expect((await ctx.raw('GET', '/v1/bulk/tasks?modifiedSince=yesterday')).fields).toContain(
       'modifiedSince',
     );
   });
 
   it('exports projects the same way, with tombstones in a delta', async () => {
-    const all = await alice.ops.bulkProjects({ query: { size: 1 } });
+    const all = await ctx.alice.ops.bulkProjects({ query: { size: 1 } });
     expect(all.items).toHaveLength(1);
-    const rest = await alice.ops.bulkProjects({ query: { size: 1, cursor: all.nextCursor! } });
+    const rest = await ctx.alice.ops.bulkProjects({ query: { size: 1, cursor: all.nextCursor! } });
     const ids = [...all.items, ...rest.items].map((p) => p.projectId);
     expect(ids).toEqual([w.project, w.project2]);
     expect(rest.nextCursor).toBeNull();
     expect(rest.items[0]).toMatchObject({ projectName: 'P2', spaceName: 'S', deleted: false });
-    const since = server.deps.clock.now();
-    await alice.ops.deleteProject({ path: { spaceId: w.space, projectId: w.project2 } });
-    await alice.ops.updateProject({
+    const since = ctx.server.deps.clock.now();
+    await ctx.alice.ops.deleteProject({ path: { spaceId: w.space, projectId: w.project2 } });
+    await ctx.alice.ops.updateProject({
       path: { spaceId: w.space, projectId: w.project },
       body: { projectName: 'P v2' },
     });
-    const delta = await alice.ops.bulkProjects({ query: { modifiedSince: since } });
+    const delta = await ctx.alice.ops.bulkProjects({ query: { modifiedSince: since } });
     expect(delta.items.map((p) => [p.projectName, p.deleted])).toEqual([
       ['P2', true],
       ['P v2', false],
     ]);
     expect(ordered(delta.items as Project[])).toBe(true);
-    expect((await alice.ops.bulkProjects()).items.map((p) => p.projectId)).toEqual([w.project]);
-    expect((await carol.ops.bulkProjects()).items).toEqual([]);
+    expect((await ctx.alice.ops.bulkProjects()).items.map((p) => p.projectId)).toEqual([w.project]);
+    expect((await ctx.carol.ops.bulkProjects()).items).toEqual([]);
   });
 });
 
 describe('Bulk Export: slim custom fields, items as the single-item answers', () => {
-  let server: TestServer;
-  let alice: ApiClient;
+  const ctx = suiteServer({ alice: signedIn('alice', 'acme') });
   const f = {} as Record<'client' | 'stage' | 'points', number>;
   let stageOptions: Record<string, number>;
   const t = {} as Record<'a' | 'b' | 'bare' | 'sub' | 'personal', number>;
   let spaceId: number;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    alice = await clientFor(server, 'alice', 'acme');
-    spaceId = (await alice.ops.createSpace({ body: { spaceName: 'Fields' } })).spaceId;
-    const projectId = (
-      await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'F' } })
-    ).projectId;
-    const db = server.deps.db;
+    const made = await createSpaceWithProjects(ctx.alice, 'Fields', 'F');
+    spaceId = made.spaceId;
+    const [projectId] = made.projectIds;
+    const db = ctx.server.deps.db;
     const base = {
-      orgId: server.orgs.acme,
-      createdBy: server.users.alice,
+      orgId: ctx.server.orgs.acme,
+      createdBy: ctx.server.users.alice,
       spaceId,
-      now: server.deps.clock.now(),
+      now: ctx.server.deps.clock.now(),
     };
-    f.client = insertCustomField(db, { ...base, name: 'Client', type: 'TEXT' }).fieldId;
-    const stage = insertCustomField(db, {
-      ...base,
-      name: 'Stage',
-      type: 'DROPDOWN',
-      options: ['Design', 'Build', 'Ship'],
-    });
-    f.stage = stage.fieldId;
-    stageOptions = stage.options;
+    ({ client: f.client, stage: f.stage, stageOptions } = insertClientAndStage(db, base));
     f.points = insertCustomField(db, {
       ...base,
       name: 'Points',
@@ -285,7 +260,7 @@ describe('Bulk Export: slim custom fields, items as the single-item answers', ()
     const path = { spaceId, projectId };
     const create = async (taskTitle: string, values: [number, string | number][]) =>
       (
-        await alice.createProjectTaskResolved({
+        await ctx.alice.createProjectTaskResolved({
           path,
           body: {
             taskTitle,
@@ -308,7 +283,7 @@ describe('Bulk Export: slim custom fields, items as the single-item answers', ()
     ]);
     t.bare = await create('bare', []);
     t.sub = (
-      await alice.ops.createProjectSubtask({
+      await ctx.alice.ops.createProjectSubtask({
         path: { ...path, taskId: t.a },
         body: {
           taskTitle: 'sub',
@@ -316,26 +291,24 @@ describe('Bulk Export: slim custom fields, items as the single-item answers', ()
         },
       })
     ).taskId;
-    t.personal = (await alice.ops.createTask({ body: { taskTitle: 'personal' } })).taskId;
-    const now = server.deps.clock.now();
+    t.personal = (await ctx.alice.ops.createTask({ body: { taskTitle: 'personal' } })).taskId;
+    const now = ctx.server.deps.clock.now();
     db.prepare(
       'INSERT INTO checklist_items (task_id, name, completed, position, created_time, modified_time) VALUES (?, ?, 1, 0, ?, ?)',
     ).run(t.sub, 'check', now, now);
     db.prepare(
       `INSERT INTO attachments (org_id, task_id, file_name, extension, content_type, size, completed_bytes, stored_name, created_by, created_time)
        VALUES (?, ?, 'f.txt', 'txt', 'text/plain', 3, 3, 'f', ?, ?)`,
-    ).run(server.orgs.acme, t.a, server.users.alice, now);
-  });
-  afterAll(async () => {
-    await alice.close();
-    await server.close();
+    ).run(ctx.server.orgs.acme, t.a, ctx.server.users.alice, now);
   });
 
   const pagesOf = async (size: number) => {
     const pages: BulkTask[][] = [];
     let cursor: string | undefined;
     for (;;) {
-      const page = await alice.ops.bulkTasks({ query: { size, ...(cursor ? { cursor } : {}) } });
+      const page = await ctx.alice.ops.bulkTasks({
+        query: { size, ...(cursor ? { cursor } : {}) },
+      });
       pages.push(page.items);
       if (page.nextCursor === null) return pages;
       cursor = page.nextCursor;
@@ -349,7 +322,7 @@ describe('Bulk Export: slim custom fields, items as the single-item answers', ()
       for (const items of pages) {
         const seen = new Set<number>();
         for (const item of items) {
-          const full = await alice.ops.getTaskById({ path: { taskId: item.taskId } });
+          const full = await ctx.alice.ops.getTaskById({ path: { taskId: item.taskId } });
           // getTaskById keeps every field that applies, with its options and audit fields.
           const valued = (full.customFields ?? []).filter((c) => (c.fieldValue ?? []).length > 0);
           expect(item.customFields?.map((c) => c.taskCustomFieldId)).toEqual(
@@ -390,7 +363,7 @@ describe('Bulk Export: slim custom fields, items as the single-item answers', ()
       { taskCustomFieldId: f.client, fieldValue: [{ taskId: t.sub, value: 'Sub' }] },
     ]);
     // The single-item answers keep the full definitions, valueless fields included.
-    const bare = await alice.ops.getTaskById({ path: { taskId: t.bare } });
+    const bare = await ctx.alice.ops.getTaskById({ path: { taskId: t.bare } });
     expect(bare.customFields?.map((c) => [c.fieldName, c.fieldValue])).toEqual([
       ['Client', []],
       ['Stage', []],
@@ -406,18 +379,18 @@ describe('Bulk Export: slim custom fields, items as the single-item answers', ()
     );
     for (const item of items) {
       const { customFields: _slim, checklists, attachments, ...rest } = item;
-      const { customFields: _whole, ...full } = await alice.ops.getTaskById({
+      const { customFields: _whole, ...full } = await ctx.alice.ops.getTaskById({
         path: { taskId: item.taskId },
       });
       expect(rest).toEqual(full);
       expect(checklists).toHaveLength(item.checklistCount ?? 0);
       expect(attachments).toHaveLength(item.attachmentCount ?? 0);
     }
-    const { items: projects } = await alice.ops.bulkProjects();
+    const { items: projects } = await ctx.alice.ops.bulkProjects();
     expect(projects).toHaveLength(1);
     for (const p of projects)
       expect(p).toEqual(
-        await alice.ops.getProjectById({ path: { spaceId, projectId: p.projectId } }),
+        await ctx.alice.ops.getProjectById({ path: { spaceId, projectId: p.projectId } }),
       );
     expect(projects[0]?.customFields?.map((c) => c.fieldName)).toEqual([
       'Client',
@@ -428,20 +401,17 @@ describe('Bulk Export: slim custom fields, items as the single-item answers', ()
 });
 
 describe('Bulk Export: speed', () => {
-  let server: TestServer;
-  let alice: ApiClient;
+  const ctx = suiteServer({ alice: signedIn('alice', 'acme') });
 
   beforeAll(async () => {
-    server = await startTestServer();
-    alice = await clientFor(server, 'alice', 'acme');
-    const db = server.deps.db;
-    const { acme } = server.orgs;
-    const { alice: a, bob: b } = server.users;
-    const now = server.deps.clock.now();
-    const spaceId = (await alice.ops.createSpace({ body: { spaceName: 'Big' } })).spaceId;
-    const projectId = (
-      await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'Big' } })
-    ).projectId;
+    const db = ctx.server.deps.db;
+    const { acme } = ctx.server.orgs;
+    const { alice: a, bob: b } = ctx.server.users;
+    const now = ctx.server.deps.clock.now();
+    const {
+      spaceId,
+      projectIds: [projectId],
+    } = await createSpaceWithProjects(ctx.alice, 'Big', 'Big');
     const base = { orgId: acme, createdBy: a, spaceId, now };
     const text = insertCustomField(db, { ...base, name: 'Client', type: 'TEXT' }).fieldId;
     const num = insertCustomField(db, {
@@ -499,10 +469,6 @@ describe('Bulk Export: speed', () => {
       }
     })();
   });
-  afterAll(async () => {
-    await alice.close();
-    await server.close();
-  });
 
   /** Best of a few runs: a busy CI machine adds noise, never speed. */
   const best = async (runs: number, f: () => unknown | Promise<unknown>) => {
@@ -516,11 +482,13 @@ describe('Bulk Export: speed', () => {
   };
 
   it('serves 5,000 items per page over HTTP, every item once across pages', async () => {
-    const first = await alice.ops.bulkTasks({ query: { size: 5000 } });
+    const first = await ctx.alice.ops.bulkTasks({ query: { size: 5000 } });
     expect(first.items).toHaveLength(5000);
     expect(first.items[0]?.checklists).toHaveLength(3);
     expect(first.nextCursor).toBeTruthy();
-    const second = await alice.ops.bulkTasks({ query: { size: 5000, cursor: first.nextCursor! } });
+    const second = await ctx.alice.ops.bulkTasks({
+      query: { size: 5000, cursor: first.nextCursor! },
+    });
     expect(second.items.length).toBeGreaterThanOrEqual(1000);
     expect(second.nextCursor).toBeNull();
     expect(new Set([...first.items, ...second.items].map((t) => t.taskId)).size).toBe(
@@ -528,13 +496,16 @@ describe('Bulk Export: speed', () => {
     );
     // Real HTTP, with the server checking its answer against the contract and the client
     // parsing it (both zod passes over 5,000 items): generous, yet far from N+1 territory.
-    expect(await best(2, () => alice.ops.bulkTasks({ query: { size: 5000 } }))).toBeLessThan(3_000);
+    expect(await best(2, () => ctx.alice.ops.bulkTasks({ query: { size: 5000 } }))).toBeLessThan(
+      3_000,
+    );
   });
 
   it('builds a page of 5,000 in the store with a fixed handful of queries, well under a second', async () => {
     const { bulkTasks } = await import('../../server/store/bulk');
-    const db = server.deps.db;
-    const run = () => bulkTasks(db, server.orgs.acme, { size: 5000 }, server.deps.clock.now());
+    const db = ctx.server.deps.db;
+    const run = () =>
+      bulkTasks(db, ctx.server.orgs.acme, { size: 5000 }, ctx.server.deps.clock.now());
     expect(run().items).toHaveLength(5000);
     // Count statement executions: the guard against N+1 that timing on a busy machine is not.
     const proto = Object.getPrototypeOf(db.prepare('SELECT 1')) as Record<

@@ -3,9 +3,7 @@
  * positions, the gap a delete closes, update as a replacement (assignee included), the task a
  * change touches, nesting and org scoping.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../sync/api';
-import { clientFor } from '../support/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   advanceClock,
   failure,
@@ -14,44 +12,35 @@ import {
   taskModifiedTime,
   taskWorld,
 } from '../support/fixtures-items';
-import { startTestServer, type TestServer } from '../support/server';
+import { aliceBobCarol, signedIn, suiteServer } from './support';
 
 describe('Tasks Checklist', () => {
-  let server: TestServer;
-  let alice: ApiClient;
-  let bob: ApiClient;
-  let carol: ApiClient;
-  let aliceInGlobex: ApiClient;
+  const ctx = suiteServer({ ...aliceBobCarol, aliceInGlobex: signedIn('alice', 'globex') });
   let world: ReturnType<typeof taskWorld>;
   let globexTask: number;
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    const now = server.deps.clock.now();
-    world = taskWorld(server.deps.db, { orgId: server.orgs.acme, userId: server.users.alice }, now);
-    globexTask = insertTask(
-      server.deps.db,
-      { orgId: server.orgs.globex, userId: server.users.carol },
+  beforeAll(() => {
+    const now = ctx.server.deps.clock.now();
+    world = taskWorld(
+      ctx.server.deps.db,
+      { orgId: ctx.server.orgs.acme, userId: ctx.server.users.alice },
       now,
     );
-    alice = await clientFor(server, 'alice', 'acme');
-    bob = await clientFor(server, 'bob', 'acme');
-    carol = await clientFor(server, 'carol', 'globex');
-    aliceInGlobex = await clientFor(server, 'alice', 'globex');
-  });
-  afterAll(async () => {
-    await Promise.all([alice.close(), bob.close(), carol.close(), aliceInGlobex.close()]);
-    await server.close();
+    globexTask = insertTask(
+      ctx.server.deps.db,
+      { orgId: ctx.server.orgs.globex, userId: ctx.server.users.carol },
+      now,
+    );
   });
 
   const newTask = () =>
     insertTask(
-      server.deps.db,
-      { orgId: server.orgs.acme, userId: server.users.alice },
-      server.deps.clock.now(),
+      ctx.server.deps.db,
+      { orgId: ctx.server.orgs.acme, userId: ctx.server.users.alice },
+      ctx.server.deps.clock.now(),
     );
   const rows = (taskId: number) =>
-    server.deps.db
+    ctx.server.deps.db
       .prepare(
         'SELECT name, position, completed, assignee_id FROM checklist_items WHERE task_id = ? ORDER BY position',
       )
@@ -59,14 +48,17 @@ describe('Tasks Checklist', () => {
 
   it('creates items incomplete at the last position and lists them by position', async () => {
     const taskId = newTask();
-    const a = await alice.ops.createCheckListForTask({ path: { taskId }, body: { name: 'first' } });
-    const b = await alice.ops.createCheckListForTask({
+    const a = await ctx.alice.ops.createCheckListForTask({
+      path: { taskId },
+      body: { name: 'first' },
+    });
+    const b = await ctx.alice.ops.createCheckListForTask({
       path: { taskId },
       body: { name: 'second' },
     });
-    const c = await bob.ops.createCheckListForTask({
+    const c = await ctx.bob.ops.createCheckListForTask({
       path: { taskId },
-      body: { name: 'third', assigneeId: server.users.bob },
+      body: { name: 'third', assigneeId: ctx.server.users.bob },
     });
     expect([a.position, b.position, c.position]).toEqual([0, 1, 2]);
     expect(a).toMatchObject({
@@ -76,13 +68,13 @@ describe('Tasks Checklist', () => {
       completed: false,
       assigneeId: null,
     });
-    expect(c.assigneeId).toBe(server.users.bob);
+    expect(c.assigneeId).toBe(ctx.server.users.bob);
     // Complete the first one: a state change does not move anything.
-    await alice.ops.updateCheckListForTask({
+    await ctx.alice.ops.updateCheckListForTask({
       path: { taskId, checklistId: a.checklistId },
       body: { name: 'first', completed: true },
     });
-    const list = await bob.ops.getAllCheckListsForTask({ path: { taskId } });
+    const list = await ctx.bob.ops.getAllCheckListsForTask({ path: { taskId } });
     expect(list.map((i) => [i.name, i.position, i.completed])).toEqual([
       ['first', 0, true],
       ['second', 1, false],
@@ -94,67 +86,69 @@ describe('Tasks Checklist', () => {
     const taskId = newTask();
     const items = [];
     for (const name of ['a', 'b', 'c', 'd'])
-      items.push(await alice.ops.createCheckListForTask({ path: { taskId }, body: { name } }));
-    const raw = await rawCaller(server, 'alice', 'acme');
+      items.push(await ctx.alice.ops.createCheckListForTask({ path: { taskId }, body: { name } }));
+    const raw = await rawCaller(ctx.server, 'alice', 'acme');
     const res = await raw('DELETE', `/v1/tasks/${taskId}/checklists/${items[1]?.checklistId}`);
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
-    await alice.ops.deleteCheckListForTask({
+    await ctx.alice.ops.deleteCheckListForTask({
       path: { taskId, checklistId: items[0]!.checklistId },
     });
-    let list = await alice.ops.getAllCheckListsForTask({ path: { taskId } });
+    let list = await ctx.alice.ops.getAllCheckListsForTask({ path: { taskId } });
     expect(list.map((i) => [i.name, i.position])).toEqual([
       ['c', 0],
       ['d', 1],
     ]);
     // The next item goes after the last one, not into a hole.
-    const e = await alice.ops.createCheckListForTask({ path: { taskId }, body: { name: 'e' } });
+    const e = await ctx.alice.ops.createCheckListForTask({ path: { taskId }, body: { name: 'e' } });
     expect(e.position).toBe(2);
-    list = await alice.ops.getAllCheckListsForTask({ path: { taskId } });
+    list = await ctx.alice.ops.getAllCheckListsForTask({ path: { taskId } });
     expect(list.map((i) => i.position)).toEqual([0, 1, 2]);
     // A deleted item is gone for good.
     const gone = await failure(
-      alice.ops.deleteCheckListForTask({ path: { taskId, checklistId: items[1]!.checklistId } }),
+      ctx.alice.ops.deleteCheckListForTask({
+        path: { taskId, checklistId: items[1]!.checklistId },
+      }),
     );
     expect(gone.status).toBe(404);
   });
 
   it('update replaces name, state and assignee; an omitted assigneeId unassigns', async () => {
     const taskId = newTask();
-    const item = await alice.ops.createCheckListForTask({
+    const item = await ctx.alice.ops.createCheckListForTask({
       path: { taskId },
-      body: { name: 'write', assigneeId: server.users.bob },
+      body: { name: 'write', assigneeId: ctx.server.users.bob },
     });
-    const done = await alice.ops.updateCheckListForTask({
+    const done = await ctx.alice.ops.updateCheckListForTask({
       path: { taskId, checklistId: item.checklistId },
-      body: { name: 'write it', completed: true, assigneeId: server.users.bob },
+      body: { name: 'write it', completed: true, assigneeId: ctx.server.users.bob },
     });
     expect(done).toMatchObject({
       name: 'write it',
       completed: true,
-      assigneeId: server.users.bob,
+      assigneeId: ctx.server.users.bob,
       position: 0,
     });
-    const unassigned = await alice.ops.updateCheckListForTask({
+    const unassigned = await ctx.alice.ops.updateCheckListForTask({
       path: { taskId, checklistId: item.checklistId },
       body: { name: 'write it', completed: false },
     });
     expect(unassigned.assigneeId).toBeNull();
     expect(unassigned.completed).toBe(false);
-    const [listed] = await alice.ops.getAllCheckListsForTask({ path: { taskId } });
+    const [listed] = await ctx.alice.ops.getAllCheckListsForTask({ path: { taskId } });
     expect(listed).toMatchObject({ name: 'write it', completed: false, assigneeId: null });
   });
 
   it('refuses an assignee outside the org with a field error and changes nothing', async () => {
     const taskId = newTask();
-    const item = await alice.ops.createCheckListForTask({
+    const item = await ctx.alice.ops.createCheckListForTask({
       path: { taskId },
       body: { name: 'keep' },
     });
-    const before = taskModifiedTime(server.deps.db, taskId);
-    for (const assigneeId of [server.users.carol, 999_999]) {
+    const before = taskModifiedTime(ctx.server.deps.db, taskId);
+    for (const assigneeId of [ctx.server.users.carol, 999_999]) {
       const onUpdate = await failure(
-        alice.ops.updateCheckListForTask({
+        ctx.alice.ops.updateCheckListForTask({
           path: { taskId, checklistId: item.checklistId },
           body: { name: 'changed', completed: true, assigneeId },
         }),
@@ -162,18 +156,18 @@ describe('Tasks Checklist', () => {
       expect(onUpdate.status).toBe(400);
       expect(onUpdate.fieldErrors.map((f) => f.field)).toContain('assigneeId');
       const onCreate = await failure(
-        alice.ops.createCheckListForTask({ path: { taskId }, body: { name: 'x', assigneeId } }),
+        ctx.alice.ops.createCheckListForTask({ path: { taskId }, body: { name: 'x', assigneeId } }),
       );
       expect(onCreate.status).toBe(400);
       expect(onCreate.fieldErrors.map((f) => f.field)).toContain('assigneeId');
     }
     expect(rows(taskId)).toEqual([{ name: 'keep', position: 0, completed: 0, assignee_id: null }]);
-    expect(taskModifiedTime(server.deps.db, taskId)).toBe(before);
+    expect(taskModifiedTime(ctx.server.deps.db, taskId)).toBe(before);
   });
 
   it('refuses a blank name on the server too, writing nothing', async () => {
     const taskId = newTask();
-    const raw = await rawCaller(server, 'alice', 'acme');
+    const raw = await rawCaller(ctx.server, 'alice', 'acme');
     const res = await raw('POST', `/v1/tasks/${taskId}/checklists`, { name: '   ' });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { errors: { field: string }[] };
@@ -183,52 +177,52 @@ describe('Tasks Checklist', () => {
 
   it('every change moves the modified time of the task it is on', async () => {
     const taskId = newTask();
-    let last = taskModifiedTime(server.deps.db, taskId);
+    let last = taskModifiedTime(ctx.server.deps.db, taskId);
     const moved = () => {
-      const t = taskModifiedTime(server.deps.db, taskId);
+      const t = taskModifiedTime(ctx.server.deps.db, taskId);
       expect(t).toBeGreaterThan(last);
       last = t;
     };
-    const item = await alice.ops.createCheckListForTask({
+    const item = await ctx.alice.ops.createCheckListForTask({
       path: { taskId },
       body: { name: 'one' },
     });
     moved();
-    await alice.ops.updateCheckListForTask({
+    await ctx.alice.ops.updateCheckListForTask({
       path: { taskId, checklistId: item.checklistId },
       body: { name: 'one', completed: true },
     });
     moved();
-    await alice.ops.deleteCheckListForTask({ path: { taskId, checklistId: item.checklistId } });
+    await ctx.alice.ops.deleteCheckListForTask({ path: { taskId, checklistId: item.checklistId } });
     moved();
     // Reading does not.
-    await alice.ops.getAllCheckListsForTask({ path: { taskId } });
-    expect(taskModifiedTime(server.deps.db, taskId)).toBe(last);
+    await ctx.alice.ops.getAllCheckListsForTask({ path: { taskId } });
+    expect(taskModifiedTime(ctx.server.deps.db, taskId)).toBe(last);
   });
 
   it('a delta pull hands the task out again, with its checklist, after a change', async () => {
     const taskId = newTask();
-    const before = await alice.ops.getTaskById({ path: { taskId } });
-    const since = (await alice.ops.bulkTasks({ query: { size: 5000 } })).serverTime;
-    await advanceClock(server, 1000);
-    await alice.ops.createCheckListForTask({ path: { taskId }, body: { name: 'pulled' } });
-    const after = await alice.ops.getTaskById({ path: { taskId } });
+    const before = await ctx.alice.ops.getTaskById({ path: { taskId } });
+    const since = (await ctx.alice.ops.bulkTasks({ query: { size: 5000 } })).serverTime;
+    await advanceClock(ctx.server, 1000);
+    await ctx.alice.ops.createCheckListForTask({ path: { taskId }, body: { name: 'pulled' } });
+    const after = await ctx.alice.ops.getTaskById({ path: { taskId } });
     expect(Date.parse(after.modifiedTime ?? '')).toBeGreaterThan(
       Date.parse(before.modifiedTime ?? ''),
     );
-    const delta = await alice.ops.bulkTasks({ query: { modifiedSince: since, size: 5000 } });
+    const delta = await ctx.alice.ops.bulkTasks({ query: { modifiedSince: since, size: 5000 } });
     const pulled = delta.items.find((t) => t.taskId === taskId);
     expect(pulled?.checklists?.map((c) => c.name)).toEqual(['pulled']);
   });
 
   it('works on project tasks under /v1/tasks/{taskId} too', async () => {
-    const item = await bob.ops.createCheckListForTask({
+    const item = await ctx.bob.ops.createCheckListForTask({
       path: { taskId: world.projectTask },
       body: { name: 'p' },
     });
     expect(item.taskId).toBe(world.projectTask);
     expect(
-      await bob.ops.getAllCheckListsForTask({ path: { taskId: world.projectTask } }),
+      await ctx.bob.ops.getAllCheckListsForTask({ path: { taskId: world.projectTask } }),
     ).toHaveLength(1);
   });
 
@@ -236,24 +230,24 @@ describe('Tasks Checklist', () => {
     it('creates, lists, updates and deletes; items report the parent and the subtask', async () => {
       const taskId = world.personal;
       const subtaskId = insertTask(
-        server.deps.db,
-        { orgId: server.orgs.acme, userId: server.users.alice },
-        server.deps.clock.now(),
+        ctx.server.deps.db,
+        { orgId: ctx.server.orgs.acme, userId: ctx.server.users.alice },
+        ctx.server.deps.clock.now(),
         {
           parentTaskId: taskId,
         },
       );
       const path = { taskId, subtaskId };
-      const before = taskModifiedTime(server.deps.db, subtaskId);
-      const a = await alice.ops.createCheckListForSubtask({ path, body: { name: 'sa' } });
-      const b = await alice.ops.createCheckListForSubtask({
+      const before = taskModifiedTime(ctx.server.deps.db, subtaskId);
+      const a = await ctx.alice.ops.createCheckListForSubtask({ path, body: { name: 'sa' } });
+      const b = await ctx.alice.ops.createCheckListForSubtask({
         path,
-        body: { name: 'sb', assigneeId: server.users.bob },
+        body: { name: 'sb', assigneeId: ctx.server.users.bob },
       });
       expect(a).toMatchObject({ taskId, subtaskId, position: 0, completed: false });
       expect(b.position).toBe(1);
-      expect(taskModifiedTime(server.deps.db, subtaskId)).toBeGreaterThan(before);
-      const updated = await alice.ops.updateCheckListForSubtask({
+      expect(taskModifiedTime(ctx.server.deps.db, subtaskId)).toBeGreaterThan(before);
+      const updated = await ctx.alice.ops.updateCheckListForSubtask({
         path: { ...path, checklistId: b.checklistId },
         body: { name: 'sb!', completed: true },
       });
@@ -264,14 +258,16 @@ describe('Tasks Checklist', () => {
         taskId,
         subtaskId,
       });
-      await alice.ops.deleteCheckListForSubtask({ path: { ...path, checklistId: a.checklistId } });
-      const list = await alice.ops.getAllCheckListsForSubtask({ path });
+      await ctx.alice.ops.deleteCheckListForSubtask({
+        path: { ...path, checklistId: a.checklistId },
+      });
+      const list = await ctx.alice.ops.getAllCheckListsForSubtask({ path });
       expect(list.map((i) => [i.name, i.position])).toEqual([['sb!', 0]]);
       // The parent's own list is separate.
       expect(
-        (await alice.ops.getAllCheckListsForTask({ path: { taskId } })).map((i) => i.name),
+        (await ctx.alice.ops.getAllCheckListsForTask({ path: { taskId } })).map((i) => i.name),
       ).not.toContain('sb!');
-      const raw = await rawCaller(server, 'alice', 'acme');
+      const raw = await rawCaller(ctx.server, 'alice', 'acme');
       const res = await raw(
         'DELETE',
         `/v1/tasks/${taskId}/subtasks/${subtaskId}/checklists/${b.checklistId}`,
@@ -280,32 +276,34 @@ describe('Tasks Checklist', () => {
     });
 
     it('checks the nesting: a subtask of another task, an item of another (sub)task → 404', async () => {
-      const onTask = await alice.ops.createCheckListForTask({
+      const onTask = await ctx.alice.ops.createCheckListForTask({
         path: { taskId: world.personal },
         body: { name: 't' },
       });
-      const onSub = await alice.ops.createCheckListForSubtask({
+      const onSub = await ctx.alice.ops.createCheckListForSubtask({
         path: { taskId: world.personal, subtaskId: world.personalSub },
         body: { name: 's' },
       });
       const wrongParent = { taskId: world.projectTask, subtaskId: world.personalSub };
       const statuses = await Promise.all([
-        failure(alice.ops.getAllCheckListsForSubtask({ path: wrongParent })),
-        failure(alice.ops.createCheckListForSubtask({ path: wrongParent, body: { name: 'x' } })),
+        failure(ctx.alice.ops.getAllCheckListsForSubtask({ path: wrongParent })),
         failure(
-          alice.ops.updateCheckListForSubtask({
+          ctx.alice.ops.createCheckListForSubtask({ path: wrongParent, body: { name: 'x' } }),
+        ),
+        failure(
+          ctx.alice.ops.updateCheckListForSubtask({
             path: { ...wrongParent, checklistId: onSub.checklistId },
             body: { name: 'x', completed: true },
           }),
         ),
         failure(
-          alice.ops.deleteCheckListForSubtask({
+          ctx.alice.ops.deleteCheckListForSubtask({
             path: { ...wrongParent, checklistId: onSub.checklistId },
           }),
         ),
         // The task's item under the subtask's path, and the other way round.
         failure(
-          alice.ops.updateCheckListForSubtask({
+          ctx.alice.ops.updateCheckListForSubtask({
             path: {
               taskId: world.personal,
               subtaskId: world.personalSub,
@@ -315,20 +313,20 @@ describe('Tasks Checklist', () => {
           }),
         ),
         failure(
-          alice.ops.deleteCheckListForTask({
+          ctx.alice.ops.deleteCheckListForTask({
             path: { taskId: world.personal, checklistId: onSub.checklistId },
           }),
         ),
         // A task id given as subtask of itself.
         failure(
-          alice.ops.getAllCheckListsForSubtask({
+          ctx.alice.ops.getAllCheckListsForSubtask({
             path: { taskId: world.personal, subtaskId: world.personal },
           }),
         ),
       ]);
       expect(statuses.map((e) => e.status)).toEqual([404, 404, 404, 404, 404, 404, 404]);
       const names = (
-        await alice.ops.getAllCheckListsForSubtask({
+        await ctx.alice.ops.getAllCheckListsForSubtask({
           path: { taskId: world.personal, subtaskId: world.personalSub },
         })
       ).map((i) => i.name);
@@ -338,11 +336,11 @@ describe('Tasks Checklist', () => {
 
   it('another org never sees or changes the items (404), and a deleted task is gone', async () => {
     const taskId = newTask();
-    const item = await alice.ops.createCheckListForTask({
+    const item = await ctx.alice.ops.createCheckListForTask({
       path: { taskId },
       body: { name: 'secret' },
     });
-    for (const other of [carol, aliceInGlobex]) {
+    for (const other of [ctx.carol, ctx.aliceInGlobex]) {
       const errors = await Promise.all([
         failure(other.ops.getAllCheckListsForTask({ path: { taskId } })),
         failure(other.ops.createCheckListForTask({ path: { taskId }, body: { name: 'x' } })),
@@ -368,15 +366,16 @@ describe('Tasks Checklist', () => {
     ]);
     // Acme's people cannot reach Globex's task either.
     expect(
-      (await failure(alice.ops.getAllCheckListsForTask({ path: { taskId: globexTask } }))).status,
+      (await failure(ctx.alice.ops.getAllCheckListsForTask({ path: { taskId: globexTask } })))
+        .status,
     ).toBe(404);
     expect(
-      await aliceInGlobex.ops.getAllCheckListsForTask({ path: { taskId: globexTask } }),
+      await ctx.aliceInGlobex.ops.getAllCheckListsForTask({ path: { taskId: globexTask } }),
     ).toEqual([]);
     const deleted = insertTask(
-      server.deps.db,
-      { orgId: server.orgs.acme, userId: server.users.alice },
-      server.deps.clock.now(),
+      ctx.server.deps.db,
+      { orgId: ctx.server.orgs.acme, userId: ctx.server.users.alice },
+      ctx.server.deps.clock.now(),
       {
         deleted: true,
       },
@@ -384,7 +383,7 @@ describe('Tasks Checklist', () => {
     expect(
       (
         await failure(
-          alice.ops.createCheckListForTask({ path: { taskId: deleted }, body: { name: 'x' } }),
+          ctx.alice.ops.createCheckListForTask({ path: { taskId: deleted }, body: { name: 'x' } }),
         )
       ).status,
     ).toBe(404);

@@ -3,37 +3,19 @@
  * written with SQL here (the task routes create them in production): newest-first paging, the
  * unreadOnly filter, mark-read and its unread count, delete, and scoping by user and org.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../sync/api';
-import { clientFor } from '../support/client';
+import { describe, expect, it } from 'vitest';
 import { failure, insertNotification, rawCaller } from '../support/fixtures-items';
-import { startTestServer, type TestServer } from '../support/server';
+import { aliceBobCarol, signedIn, suiteServer } from './support';
 
 describe('Notifications and Mentions', () => {
-  let server: TestServer;
-  let alice: ApiClient;
-  let bob: ApiClient;
-  let aliceInGlobex: ApiClient;
-  let carol: ApiClient;
+  const ctx = suiteServer({ ...aliceBobCarol, aliceInGlobex: signedIn('alice', 'globex') });
   const base = Date.parse('2025-01-01T00:00:00Z');
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    alice = await clientFor(server, 'alice', 'acme');
-    bob = await clientFor(server, 'bob', 'acme');
-    aliceInGlobex = await clientFor(server, 'alice', 'globex');
-    carol = await clientFor(server, 'carol', 'globex');
-  });
-  afterAll(async () => {
-    await Promise.all([alice.close(), bob.close(), aliceInGlobex.close(), carol.close()]);
-    await server.close();
-  });
 
   /** 25 rows for alice in Acme, one a minute; every third one already read. Plus others' rows. */
   const seed = () => {
-    const { db } = server.deps;
+    const { db } = ctx.server.deps;
     db.prepare('DELETE FROM notifications').run();
-    const acmeAlice = { orgId: server.orgs.acme, userId: server.users.alice };
+    const acmeAlice = { orgId: ctx.server.orgs.acme, userId: ctx.server.users.alice };
     const ids: number[] = [];
     for (let i = 0; i < 25; i++)
       ids.push(
@@ -52,12 +34,12 @@ describe('Notifications and Mentions', () => {
     });
     const bobs = insertNotification(
       db,
-      { orgId: server.orgs.acme, userId: server.users.bob },
+      { orgId: ctx.server.orgs.acme, userId: ctx.server.users.bob },
       { title: 'bob', createdTime: base },
     );
     const globex = insertNotification(
       db,
-      { orgId: server.orgs.globex, userId: server.users.alice },
+      { orgId: ctx.server.orgs.globex, userId: ctx.server.users.alice },
       { title: 'globex', createdTime: base },
     );
     return { ids, tie, bobs, globex };
@@ -65,7 +47,7 @@ describe('Notifications and Mentions', () => {
 
   it('lists the caller’s notifications newest first, paged', async () => {
     const { ids, tie } = seed();
-    const first = await alice.ops.getNotifications();
+    const first = await ctx.alice.ops.getNotifications();
     expect(first).toMatchObject({
       totalElements: 26,
       totalPages: 2,
@@ -84,35 +66,35 @@ describe('Notifications and Mentions', () => {
       read: true,
       createdTime: new Date(base + 24 * 60_000).toISOString(),
     });
-    const second = await alice.ops.getNotifications({ query: { page: 1 } });
+    const second = await ctx.alice.ops.getNotifications({ query: { page: 1 } });
     expect(second).toMatchObject({ number: 1, last: true, numberOfElements: 6 });
     expect(second.content.map((n) => n.title)).toEqual(['n5', 'n4', 'n3', 'n2', 'n1', 'n0']);
-    const small = await alice.ops.getNotifications({ query: { page: 2, size: 10 } });
+    const small = await ctx.alice.ops.getNotifications({ query: { page: 2, size: 10 } });
     expect(small.content.map((n) => n.title)).toEqual(['n5', 'n4', 'n3', 'n2', 'n1', 'n0']);
     expect(small.totalPages).toBe(3);
-    const past = await alice.ops.getNotifications({ query: { page: 9, size: 10 } });
+    const past = await ctx.alice.ops.getNotifications({ query: { page: 9, size: 10 } });
     expect(past).toMatchObject({ empty: true, numberOfElements: 0, totalElements: 26 });
     // Nobody else's rows, in either direction.
-    expect((await bob.ops.getNotifications()).content.map((n) => n.title)).toEqual(['bob']);
-    expect((await aliceInGlobex.ops.getNotifications()).content.map((n) => n.title)).toEqual([
+    expect((await ctx.bob.ops.getNotifications()).content.map((n) => n.title)).toEqual(['bob']);
+    expect((await ctx.aliceInGlobex.ops.getNotifications()).content.map((n) => n.title)).toEqual([
       'globex',
     ]);
-    expect((await carol.ops.getNotifications()).totalElements).toBe(0);
+    expect((await ctx.carol.ops.getNotifications()).totalElements).toBe(0);
   });
 
   it('unreadOnly=true lists only unread ones', async () => {
     seed();
-    const unread = await alice.ops.getNotifications({ query: { unreadOnly: true, size: 100 } });
+    const unread = await ctx.alice.ops.getNotifications({ query: { unreadOnly: true, size: 100 } });
     // n0, n3, …, n24 are read: 9 of 25; plus the unread tie.
     expect(unread.totalElements).toBe(17);
     expect(unread.content.every((n) => !n.read)).toBe(true);
     expect(unread.content.map((n) => n.title).slice(0, 3)).toEqual(['tie', 'n23', 'n22']);
-    const all = await alice.ops.getNotifications({ query: { unreadOnly: false, size: 100 } });
+    const all = await ctx.alice.ops.getNotifications({ query: { unreadOnly: false, size: 100 } });
     expect(all.totalElements).toBe(26);
   });
 
   it('refuses a bad page or size', async () => {
-    const raw = await rawCaller(server, 'alice', 'acme');
+    const raw = await rawCaller(ctx.server, 'alice', 'acme');
     expect((await raw('GET', '/v1/notifications?page=-1')).status).toBe(400);
     expect((await raw('GET', '/v1/notifications?size=0')).status).toBe(400);
     expect((await raw('GET', '/v1/notifications?unreadOnly=maybe')).status).toBe(400);
@@ -121,64 +103,71 @@ describe('Notifications and Mentions', () => {
   it('marks one read, answers the unread count, and is idempotent', async () => {
     const { ids } = seed();
     const target = ids[23]!;
-    const answer = await alice.ops.markNotificationAsRead({ path: { notificationId: target } });
+    const answer = await ctx.alice.ops.markNotificationAsRead({ path: { notificationId: target } });
     expect(answer).toEqual({ notificationId: target, read: true, unreadCount: 16 });
-    const again = await alice.ops.markNotificationAsRead({ path: { notificationId: target } });
+    const again = await ctx.alice.ops.markNotificationAsRead({ path: { notificationId: target } });
     expect(again).toEqual({ notificationId: target, read: true, unreadCount: 16 });
     // An already read one: nothing changes.
     expect(
-      (await alice.ops.markNotificationAsRead({ path: { notificationId: ids[0]! } })).unreadCount,
+      (await ctx.alice.ops.markNotificationAsRead({ path: { notificationId: ids[0]! } }))
+        .unreadCount,
     ).toBe(16);
-    const listed = (await alice.ops.getNotifications({ query: { size: 100 } })).content.find(
+    const listed = (await ctx.alice.ops.getNotifications({ query: { size: 100 } })).content.find(
       (n) => n.notificationId === target,
     );
     expect(listed?.read).toBe(true);
-    expect((await alice.ops.getNotifications({ query: { unreadOnly: true } })).totalElements).toBe(
-      16,
-    );
+    expect(
+      (await ctx.alice.ops.getNotifications({ query: { unreadOnly: true } })).totalElements,
+    ).toBe(16);
   });
 
   it('another user’s or org’s notification is a 404 to mark and to delete, and stays as it was', async () => {
     const { ids, bobs, globex } = seed();
     const unreadOfAlice = ids[1]!;
     const errors = await Promise.all([
-      failure(bob.ops.markNotificationAsRead({ path: { notificationId: unreadOfAlice } })),
+      failure(ctx.bob.ops.markNotificationAsRead({ path: { notificationId: unreadOfAlice } })),
       failure(
-        aliceInGlobex.ops.markNotificationAsRead({ path: { notificationId: unreadOfAlice } }),
+        ctx.aliceInGlobex.ops.markNotificationAsRead({ path: { notificationId: unreadOfAlice } }),
       ),
-      failure(carol.ops.markNotificationAsRead({ path: { notificationId: unreadOfAlice } })),
-      failure(alice.ops.markNotificationAsRead({ path: { notificationId: bobs } })),
-      failure(alice.ops.markNotificationAsRead({ path: { notificationId: globex } })),
-      failure(alice.ops.markNotificationAsRead({ path: { notificationId: 999_999 } })),
-      failure(bob.ops.deleteNotification({ path: { notificationId: unreadOfAlice } })),
-      failure(aliceInGlobex.ops.deleteNotification({ path: { notificationId: unreadOfAlice } })),
-      failure(alice.ops.deleteNotification({ path: { notificationId: globex } })),
+      failure(ctx.carol.ops.markNotificationAsRead({ path: { notificationId: unreadOfAlice } })),
+      failure(ctx.alice.ops.markNotificationAsRead({ path: { notificationId: bobs } })),
+      failure(ctx.alice.ops.markNotificationAsRead({ path: { notificationId: globex } })),
+      failure(ctx.alice.ops.markNotificationAsRead({ path: { notificationId: 999_999 } })),
+      failure(ctx.bob.ops.deleteNotification({ path: { notificationId: unreadOfAlice } })),
+      failure(
+        ctx.aliceInGlobex.ops.deleteNotification({ path: { notificationId: unreadOfAlice } }),
+      ),
+      failure(ctx.alice.ops.deleteNotification({ path: { notificationId: globex } })),
     ]);
     expect(errors.map((e) => e.status)).toEqual(Array(9).fill(404));
-    const row = server.deps.db
+    const row = ctx.server.deps.db
       .prepare('SELECT read FROM notifications WHERE notification_id = ?')
       .get(unreadOfAlice);
     expect(row).toEqual({ read: 0 });
-    expect((await bob.ops.getNotifications()).content.map((n) => n.read)).toEqual([false]);
+    expect((await ctx.bob.ops.getNotifications()).content.map((n) => n.read)).toEqual([false]);
   });
 
   it('deletes one: answers {} and it is gone from the list and the count', async () => {
     const { ids } = seed();
     const target = ids[24]!;
-    expect(await alice.ops.deleteNotification({ path: { notificationId: target } })).toEqual({});
-    const list = await alice.ops.getNotifications({ query: { size: 100 } });
+    expect(await ctx.alice.ops.deleteNotification({ path: { notificationId: target } })).toEqual(
+      {},
+    );
+    const list = await ctx.alice.ops.getNotifications({ query: { size: 100 } });
     expect(list.totalElements).toBe(25);
     expect(list.content.map((n) => n.notificationId)).not.toContain(target);
     expect(
-      (await failure(alice.ops.deleteNotification({ path: { notificationId: target } }))).status,
+      (await failure(ctx.alice.ops.deleteNotification({ path: { notificationId: target } })))
+        .status,
     ).toBe(404);
     expect(
-      (await failure(alice.ops.markNotificationAsRead({ path: { notificationId: target } })))
+      (await failure(ctx.alice.ops.markNotificationAsRead({ path: { notificationId: target } })))
         .status,
     ).toBe(404);
     // n24 was read, so the unread count is unchanged by its removal.
     expect(
-      (await alice.ops.markNotificationAsRead({ path: { notificationId: ids[0]! } })).unreadCount,
+      (await ctx.alice.ops.markNotificationAsRead({ path: { notificationId: ids[0]! } }))
+        .unreadCount,
     ).toBe(17);
   });
 });

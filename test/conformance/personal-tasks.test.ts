@@ -5,38 +5,20 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TaskCreateRequest } from '../../shared/api';
 import type { ApiClient } from '../../sync/api';
+import { DAY, iso, notificationsOf, rawAs, rejection } from '../support/fixtures-work';
+import { aliceBobCarol, signedIn, suiteServer } from './support';
 
 type TaskBody = TaskCreateRequest;
 
-import { clientFor } from '../support/client';
-import { DAY, iso, notificationsOf, rawAs, rejection } from '../support/fixtures-work';
-import { startTestServer, type TestServer } from '../support/server';
-
 describe('Personal Tasks', () => {
-  let server: TestServer;
-  let alice: ApiClient;
-  let bob: ApiClient;
-  let carol: ApiClient;
-  let raw: Awaited<ReturnType<typeof rawAs>>;
+  const ctx = suiteServer({ ...aliceBobCarol, raw: (server) => rawAs(server, 'alice', 'acme') });
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    alice = await clientFor(server, 'alice', 'acme');
-    bob = await clientFor(server, 'bob', 'acme');
-    carol = await clientFor(server, 'carol', 'globex');
-    raw = await rawAs(server, 'alice', 'acme');
-  });
-  afterAll(async () => {
-    await Promise.all([alice.close(), bob.close(), carol.close()]);
-    await server.close();
-  });
-
-  const now = () => server.deps.clock.now();
+  const now = () => ctx.server.deps.clock.now();
   const row = (taskId: number) =>
-    server.deps.db
+    ctx.server.deps.db
       .prepare(
         'SELECT deleted, deleted_time, deleted_by, modified_time FROM tasks WHERE task_id = ?',
       )
@@ -49,11 +31,11 @@ describe('Personal Tasks', () => {
 
   it('creates a task with the full TaskDto shape, matching status and priority without case', async () => {
     const due = now() - DAY;
-    const t = await alice.ops.createTask({
+    const t = await ctx.alice.ops.createTask({
       body: {
         taskTitle: '  Write the report ',
         description: 'quarterly',
-        owners: [server.users.bob, server.users.alice],
+        owners: [ctx.server.users.bob, ctx.server.users.alice],
         startDate: iso(due - DAY),
         dueDate: iso(due),
         completion: 40,
@@ -63,7 +45,7 @@ describe('Personal Tasks', () => {
       },
     });
     expect(t).toMatchObject({
-      tenantId: server.orgs.acme,
+      tenantId: ctx.server.orgs.acme,
       spaceId: null,
       projectId: null,
       parentTaskId: null,
@@ -85,16 +67,16 @@ describe('Personal Tasks', () => {
       attachmentCount: 0,
     });
     expect(t.owners?.map((o) => o.userId).sort()).toEqual(
-      [server.users.alice, server.users.bob].sort(),
+      [ctx.server.users.alice, ctx.server.users.bob].sort(),
     );
-    expect(t.owners?.find((o) => o.userId === server.users.bob)?.email).toBe('bob@example.com');
-    expect(t.createdBy?.userId).toBe(server.users.alice);
-    expect(t.modifiedBy?.userId).toBe(server.users.alice);
+    expect(t.owners?.find((o) => o.userId === ctx.server.users.bob)?.email).toBe('bob@example.com');
+    expect(t.createdBy?.userId).toBe(ctx.server.users.alice);
+    expect(t.modifiedBy?.userId).toBe(ctx.server.users.alice);
     expect(Date.parse(t.createdTime ?? '')).toBeGreaterThan(0);
   });
 
   it('defaults status To Do, priority None, no owners, no tags, completion 0', async () => {
-    const t = await alice.ops.createTask({ body: { taskTitle: 'Bare' } });
+    const t = await ctx.alice.ops.createTask({ body: { taskTitle: 'Bare' } });
     expect(t).toMatchObject({
       status: 'To Do',
       priority: 'None',
@@ -108,38 +90,38 @@ describe('Personal Tasks', () => {
   });
 
   it('sets completedTime on entering Done, keeps it while Done and clears it on leaving', async () => {
-    const t = await alice.ops.createTask({
+    const t = await ctx.alice.ops.createTask({
       body: { taskTitle: 'Finish me', dueDate: iso(now() - DAY) },
     });
     expect(t.overdue).toBe(true);
-    const done = await alice.ops.updateTask({
+    const done = await ctx.alice.ops.updateTask({
       path: { taskId: t.taskId },
       body: { taskTitle: 'Finish me', status: 'DONE', dueDate: iso(now() - DAY) },
     });
     expect(done).toMatchObject({ status: 'Done', overdue: false });
     expect(done.completedTime).toBeTruthy();
-    const still = await alice.ops.updateTask({
+    const still = await ctx.alice.ops.updateTask({
       path: { taskId: t.taskId },
       body: { taskTitle: 'Finished', status: 'Done' },
     });
     expect(still.completedTime).toBe(done.completedTime);
-    const back = await alice.ops.updateTask({
+    const back = await ctx.alice.ops.updateTask({
       path: { taskId: t.taskId },
       body: { taskTitle: 'Finished', status: 'In Review' },
     });
     expect(back.completedTime ?? null).toBeNull();
-    const created = await alice.ops.createTask({
+    const created = await ctx.alice.ops.createTask({
       body: { taskTitle: 'Born done', status: 'done' },
     });
     expect(created.completedTime).toBeTruthy();
   });
 
   it('an update replaces the full editable state and moves modifiedTime strictly forward', async () => {
-    const t = await alice.ops.createTask({
+    const t = await ctx.alice.ops.createTask({
       body: {
         taskTitle: 'Full',
         description: 'text',
-        owners: [server.users.bob],
+        owners: [ctx.server.users.bob],
         tags: ['x'],
         priority: 'Urgent',
         status: 'In Review',
@@ -148,7 +130,7 @@ describe('Personal Tasks', () => {
       },
     });
     const before = row(t.taskId).modified_time;
-    const u = await alice.ops.updateTask({
+    const u = await ctx.alice.ops.updateTask({
       path: { taskId: t.taskId },
       body: { taskTitle: 'Full v2' },
     });
@@ -165,75 +147,77 @@ describe('Personal Tasks', () => {
     const after = row(t.taskId).modified_time;
     expect(after).toBeGreaterThan(before);
     // Two updates within the same millisecond still order: max(now, previous + 1).
-    await alice.ops.updateTask({ path: { taskId: t.taskId }, body: { taskTitle: 'Full v3' } });
-    await alice.ops.updateTask({ path: { taskId: t.taskId }, body: { taskTitle: 'Full v4' } });
+    await ctx.alice.ops.updateTask({ path: { taskId: t.taskId }, body: { taskTitle: 'Full v3' } });
+    await ctx.alice.ops.updateTask({ path: { taskId: t.taskId }, body: { taskTitle: 'Full v4' } });
     expect(row(t.taskId).modified_time).toBeGreaterThanOrEqual(after + 2);
-    expect((await alice.ops.getTaskById({ path: { taskId: t.taskId } })).taskTitle).toBe('Full v4');
+    expect((await ctx.alice.ops.getTaskById({ path: { taskId: t.taskId } })).taskTitle).toBe(
+      'Full v4',
+    );
   });
 
   it('getTaskById answers any live task of the org and 404s for another org', async () => {
-    const space = await alice.ops.createSpace({ body: { spaceName: 'Lookup' } });
-    const project = await alice.ops.createProject({
+    const space = await ctx.alice.ops.createSpace({ body: { spaceName: 'Lookup' } });
+    const project = await ctx.alice.ops.createProject({
       path: { spaceId: space.spaceId },
       body: { projectName: 'P' },
     });
-    const pt = await alice.createProjectTaskResolved({
+    const pt = await ctx.alice.createProjectTaskResolved({
       path: { spaceId: space.spaceId, projectId: project.projectId },
       body: { taskTitle: 'In project' },
     });
-    const personal = await alice.ops.createTask({ body: { taskTitle: 'Mine' } });
-    const sub = await alice.ops.createPersonalSubtask({
+    const personal = await ctx.alice.ops.createTask({ body: { taskTitle: 'Mine' } });
+    const sub = await ctx.alice.ops.createPersonalSubtask({
       path: { parentTaskId: personal.taskId },
       body: { taskTitle: 'Sub' },
     });
     for (const id of [pt.taskId, personal.taskId, sub.taskId]) {
       // Visibility is org-wide: bob sees alice's tasks.
-      expect((await bob.ops.getTaskById({ path: { taskId: id } })).taskId).toBe(id);
-      expect((await carol.ops.getTaskById({ path: { taskId: id } }).catch((e) => e)).kind).toBe(
+      expect((await ctx.bob.ops.getTaskById({ path: { taskId: id } })).taskId).toBe(id);
+      expect((await ctx.carol.ops.getTaskById({ path: { taskId: id } }).catch((e) => e)).kind).toBe(
         'not-found',
       );
     }
-    const e = await rejection(alice.ops.getTaskById({ path: { taskId: 999_999 } }));
+    const e = await rejection(ctx.alice.ops.getTaskById({ path: { taskId: 999_999 } }));
     expect(e.status).toBe(404);
     // Personal-task operations on a project task or a subtask are 404 too.
     expect(
       (
         await rejection(
-          alice.ops.updateTask({ path: { taskId: pt.taskId }, body: { taskTitle: 'x' } }),
+          ctx.alice.ops.updateTask({ path: { taskId: pt.taskId }, body: { taskTitle: 'x' } }),
         )
       ).status,
     ).toBe(404);
-    expect((await rejection(alice.ops.deleteTask({ path: { taskId: pt.taskId } }))).status).toBe(
-      404,
-    );
     expect(
-      (
-        await rejection(
-          alice.ops.updateTask({ path: { taskId: sub.taskId }, body: { taskTitle: 'x' } }),
-        )
-      ).status,
+      (await rejection(ctx.alice.ops.deleteTask({ path: { taskId: pt.taskId } }))).status,
     ).toBe(404);
     expect(
       (
         await rejection(
-          carol.ops.updateTask({ path: { taskId: personal.taskId }, body: { taskTitle: 'x' } }),
+          ctx.alice.ops.updateTask({ path: { taskId: sub.taskId }, body: { taskTitle: 'x' } }),
         )
       ).status,
     ).toBe(404);
     expect(
-      (await rejection(carol.ops.deleteTask({ path: { taskId: personal.taskId } }))).status,
+      (
+        await rejection(
+          ctx.carol.ops.updateTask({ path: { taskId: personal.taskId }, body: { taskTitle: 'x' } }),
+        )
+      ).status,
     ).toBe(404);
-    expect((await alice.ops.getTaskById({ path: { taskId: personal.taskId } })).taskTitle).toBe(
+    expect(
+      (await rejection(ctx.carol.ops.deleteTask({ path: { taskId: personal.taskId } }))).status,
+    ).toBe(404);
+    expect((await ctx.alice.ops.getTaskById({ path: { taskId: personal.taskId } })).taskTitle).toBe(
       'Mine',
     );
   });
 
   it('refuses bad bodies with field errors and changes nothing', async () => {
-    const t = await alice.ops.createTask({ body: { taskTitle: 'Guarded', tags: ['keep'] } });
+    const t = await ctx.alice.ops.createTask({ body: { taskTitle: 'Guarded', tags: ['keep'] } });
     const bad: [TaskBody, string][] = [
       [{ taskTitle: 'x', status: 'Finished' }, 'status'],
       [{ taskTitle: 'x', priority: 'Whenever' }, 'priority'],
-      [{ taskTitle: 'x', owners: [server.users.carol] }, 'owners'],
+      [{ taskTitle: 'x', owners: [ctx.server.users.carol] }, 'owners'],
       [{ taskTitle: 'x', owners: [987_654] }, 'owners'],
       [
         { taskTitle: 'x', customFieldValues: [{ taskCustomFieldId: 1, value: 'v' }] },
@@ -241,80 +225,80 @@ describe('Personal Tasks', () => {
       ],
     ];
     for (const [body, field] of bad) {
-      const e = await rejection(alice.ops.updateTask({ path: { taskId: t.taskId }, body }));
+      const e = await rejection(ctx.alice.ops.updateTask({ path: { taskId: t.taskId }, body }));
       expect(e.status).toBe(400);
       expect(e.fieldErrors.map((f) => f.field)).toContain(field);
-      const c = await rejection(alice.ops.createTask({ body }));
+      const c = await rejection(ctx.alice.ops.createTask({ body }));
       expect(c.fieldErrors.map((f) => f.field)).toContain(field);
     }
     // What the typed client refuses to send, sent raw.
-    const blank = await raw('PUT', `/v1/tasks/${t.taskId}`, { taskTitle: '   ' });
+    const blank = await ctx.raw('PUT', `/v1/tasks/${t.taskId}`, { taskTitle: '   ' });
     expect(blank.status).toBe(400);
     expect(blank.fields).toContain('taskTitle');
-    expect((await raw('POST', '/v1/tasks', {})).fields).toContain('taskTitle');
-    const badId = await raw('GET', '/v1/tasks/abc');
+    expect((await ctx.raw('POST', '/v1/tasks', {})).fields).toContain('taskTitle');
+    const badId = await ctx.raw('GET', '/v1/tasks/abc');
     expect(badId.status).toBe(400);
     expect(badId.fields).toContain('taskId');
-    expect((await raw('GET', '/v1/tasks/0')).status).toBe(400);
-    const after = await alice.ops.getTaskById({ path: { taskId: t.taskId } });
+    expect((await ctx.raw('GET', '/v1/tasks/0')).status).toBe(400);
+    const after = await ctx.alice.ops.getTaskById({ path: { taskId: t.taskId } });
     expect(after).toMatchObject({ taskTitle: 'Guarded', tags: ['keep'] });
     expect(row(t.taskId).deleted).toBe(0);
   });
 
   it('notifies newly added owners (ASSIGNED) and newly mentioned members (MENTION), never the actor', async () => {
-    const db = server.deps.db;
-    const t = await alice.ops.createTask({
+    const db = ctx.server.deps.db;
+    const t = await ctx.alice.ops.createTask({
       body: {
         taskTitle: 'Notify',
-        owners: [server.users.alice, server.users.bob],
+        owners: [ctx.server.users.alice, ctx.server.users.bob],
         description: 'ping @alice@example.com',
       },
     });
     let n = notificationsOf(db, t.taskId);
     expect(n).toHaveLength(1);
     expect(n[0]).toMatchObject({
-      user_id: server.users.bob,
+      user_id: ctx.server.users.bob,
       type: 'ASSIGNED',
       task_id: t.taskId,
       project_id: null,
     });
     expect(n[0]?.title).toContain('Notify');
     // Same owners again, a mention of bob (and of a non-member and an unknown address).
-    await alice.ops.updateTask({
+    await ctx.alice.ops.updateTask({
       path: { taskId: t.taskId },
       body: {
         taskTitle: 'Notify',
-        owners: [server.users.alice, server.users.bob],
+        owners: [ctx.server.users.alice, ctx.server.users.bob],
         description: 'see @Bob@Example.com. and @carol@example.com and @nobody@example.com',
       },
     });
     n = notificationsOf(db, t.taskId);
     expect(n.map((x) => x.type)).toEqual(['ASSIGNED', 'MENTION']);
-    expect(n[1]).toMatchObject({ user_id: server.users.bob });
+    expect(n[1]).toMatchObject({ user_id: ctx.server.users.bob });
     expect(n[1]?.body).toContain('@Bob@Example.com');
     // Nothing new: no notification.
-    await alice.ops.updateTask({
+    await ctx.alice.ops.updateTask({
       path: { taskId: t.taskId },
       body: {
         taskTitle: 'Notify',
-        owners: [server.users.bob],
+        owners: [ctx.server.users.bob],
         description: 'see @bob@example.com',
       },
     });
     expect(notificationsOf(db, t.taskId)).toHaveLength(2);
     // Bob re-adds alice: alice is told, bob (the actor) is not.
-    const bobAddsAlice = await bob.ops.createTask({
-      body: { taskTitle: 'For alice', owners: [server.users.alice, server.users.bob] },
+    const bobAddsAlice = await ctx.bob.ops.createTask({
+      body: { taskTitle: 'For alice', owners: [ctx.server.users.alice, ctx.server.users.bob] },
     });
     expect(notificationsOf(db, bobAddsAlice.taskId)).toEqual([
-      expect.objectContaining({ user_id: server.users.alice, type: 'ASSIGNED' }),
+      expect.objectContaining({ user_id: ctx.server.users.alice, type: 'ASSIGNED' }),
     ]);
   });
 
   it('deletes softly, with its subtasks, and removes checklists, timers, attachments and files', async () => {
-    const db = server.deps.db;
-    const t = await alice.ops.createTask({ body: { taskTitle: 'Doomed' } });
-    const sub = await alice.ops.createPersonalSubtask({
+    const db = ctx.server.deps.db;
+    const t = await ctx.alice.ops.createTask({ body: { taskTitle: 'Doomed' } });
+    const sub = await ctx.alice.ops.createPersonalSubtask({
       path: { parentTaskId: t.taskId },
       body: { taskTitle: 'Doomed sub' },
     });
@@ -324,24 +308,26 @@ describe('Personal Tasks', () => {
         'INSERT INTO checklist_items (task_id, name, position, created_time, modified_time) VALUES (?, ?, 0, ?, ?)',
       ).run(id, 'c', at, at);
       const stored = `del-${id}.txt`;
-      mkdirSync(server.deps.filesDir, { recursive: true });
-      writeFileSync(join(server.deps.filesDir, stored), 'x');
+      mkdirSync(ctx.server.deps.filesDir, { recursive: true });
+      writeFileSync(join(ctx.server.deps.filesDir, stored), 'x');
       db.prepare(
         `INSERT INTO attachments (org_id, task_id, file_name, extension, content_type, size, completed_bytes, stored_name, created_by, created_time)
          VALUES (?, ?, 'a.txt', 'txt', 'text/plain', 1, 1, ?, ?, ?)`,
-      ).run(server.orgs.acme, id, stored, server.users.alice, at);
+      ).run(ctx.server.orgs.acme, id, stored, ctx.server.users.alice, at);
     }
     db.prepare(
       `INSERT INTO timers (org_id, task_id, user_id, state, start_time, created_time, modified_time) VALUES (?, ?, ?, 'STOPPED', ?, ?, ?)`,
-    ).run(server.orgs.acme, t.taskId, server.users.alice, at, at, at);
+    ).run(ctx.server.orgs.acme, t.taskId, ctx.server.users.alice, at, at, at);
     const before = row(t.taskId).modified_time;
 
-    expect(await alice.ops.deleteTask({ path: { taskId: t.taskId } })).toEqual({});
+    expect(await ctx.alice.ops.deleteTask({ path: { taskId: t.taskId } })).toEqual({});
     for (const id of [t.taskId, sub.taskId]) {
-      expect(row(id)).toMatchObject({ deleted: 1, deleted_by: server.users.alice });
+      expect(row(id)).toMatchObject({ deleted: 1, deleted_by: ctx.server.users.alice });
       expect(row(id).deleted_time).toBeGreaterThan(0);
-      expect((await rejection(alice.ops.getTaskById({ path: { taskId: id } }))).status).toBe(404);
-      expect(existsSync(join(server.deps.filesDir, `del-${id}.txt`))).toBe(false);
+      expect((await rejection(ctx.alice.ops.getTaskById({ path: { taskId: id } }))).status).toBe(
+        404,
+      );
+      expect(existsSync(join(ctx.server.deps.filesDir, `del-${id}.txt`))).toBe(false);
     }
     expect(row(t.taskId).modified_time).toBeGreaterThan(before);
     const count = (table: string) =>
@@ -351,27 +337,24 @@ describe('Personal Tasks', () => {
           .get(t.taskId, sub.taskId) as { n: number }
       ).n;
     expect([count('checklist_items'), count('attachments'), count('timers')]).toEqual([0, 0, 0]);
-    expect((await rejection(alice.ops.deleteTask({ path: { taskId: t.taskId } }))).status).toBe(
+    expect((await rejection(ctx.alice.ops.deleteTask({ path: { taskId: t.taskId } }))).status).toBe(
       404,
     );
   });
 });
 
 describe('Personal Tasks: the list', () => {
-  let server: TestServer;
-  let alice: ApiClient;
-  let bob: ApiClient;
-  let raw: Awaited<ReturnType<typeof rawAs>>;
+  const ctx = suiteServer({
+    alice: signedIn('alice', 'acme'),
+    bob: signedIn('bob', 'acme'),
+    raw: (server) => rawAs(server, 'alice', 'acme'),
+  });
   const ids: Record<string, number> = {};
   let t0: number;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    alice = await clientFor(server, 'alice', 'acme');
-    bob = await clientFor(server, 'bob', 'acme');
-    raw = await rawAs(server, 'alice', 'acme');
-    t0 = server.deps.clock.now();
-    const { alice: a, bob: b } = server.users;
+    t0 = ctx.server.deps.clock.now();
+    const { alice: a, bob: b } = ctx.server.users;
     const make = async (
       c: ApiClient,
       key: string,
@@ -379,21 +362,21 @@ describe('Personal Tasks: the list', () => {
     ) => {
       ids[key] = (await c.ops.createTask({ body })).taskId;
     };
-    await make(alice, 'alpha', {
+    await make(ctx.alice, 'alpha', {
       taskTitle: 'Alpha report',
       status: 'To Do',
       priority: 'High',
       tags: ['Red'],
       dueDate: iso(t0 - DAY),
     });
-    await make(alice, 'bravo', {
+    await make(ctx.alice, 'bravo', {
       taskTitle: 'Bravo',
       status: 'Done',
       priority: 'Low',
       tags: ['blue'],
       dueDate: iso(t0 - DAY),
     });
-    await make(alice, 'charlie', {
+    await make(ctx.alice, 'charlie', {
       taskTitle: 'Charlie report',
       status: 'In Progress',
       priority: 'High',
@@ -401,43 +384,39 @@ describe('Personal Tasks: the list', () => {
       dueDate: iso(t0 + 2 * DAY),
       startDate: iso(Date.UTC(2024, 0, 15, 10)),
     });
-    await make(alice, 'delta', {
+    await make(ctx.alice, 'delta', {
       taskTitle: 'delta 100%_done',
       priority: 'Medium',
       owners: [a, b],
       tags: ['red', 'green'],
     });
-    await make(bob, 'echo', {
+    await make(ctx.bob, 'echo', {
       taskTitle: 'Echo (bob, owned by alice)',
       owners: [a],
       dueDate: iso(t0 + 10 * DAY),
     });
-    await make(bob, 'foxtrot', { taskTitle: 'Foxtrot (bob only)' });
+    await make(ctx.bob, 'foxtrot', { taskTitle: 'Foxtrot (bob only)' });
     // Not in the personal list: a subtask and a project task.
-    await alice.ops.createPersonalSubtask({
+    await ctx.alice.ops.createPersonalSubtask({
       path: { parentTaskId: ids.alpha! },
       body: { taskTitle: 'Alpha sub' },
     });
-    const space = await alice.ops.createSpace({ body: { spaceName: 'S' } });
-    const project = await alice.ops.createProject({
+    const space = await ctx.alice.ops.createSpace({ body: { spaceName: 'S' } });
+    const project = await ctx.alice.ops.createProject({
       path: { spaceId: space.spaceId },
       body: { projectName: 'P' },
     });
-    await alice.ops.createProjectTask({
+    await ctx.alice.ops.createProjectTask({
       path: { spaceId: space.spaceId, projectId: project.projectId },
       body: { taskTitle: 'Alpha project task' },
     });
   });
-  afterAll(async () => {
-    await Promise.all([alice.close(), bob.close()]);
-    await server.close();
-  });
 
   type Query = NonNullable<Parameters<ApiClient['ops']['getAll']>[0]>['query'];
-  const titles = async (query: Query, c: ApiClient = alice) =>
+  const titles = async (query: Query, c: ApiClient = ctx.alice) =>
     (await c.ops.getAll({ query })).content.map((t) => t.taskTitle);
   const keys = async (query: Query) => {
-    const page = await alice.ops.getAll({ query: { size: 100, ...query } });
+    const page = await ctx.alice.ops.getAll({ query: { size: 100, ...query } });
     return page.content
       .map((t) => Object.entries(ids).find(([, id]) => id === t.taskId)?.[0])
       .sort();
@@ -445,10 +424,10 @@ describe('Personal Tasks: the list', () => {
 
   it('lists the top-level personal tasks the caller created or owns, by id by default', async () => {
     expect(await keys({})).toEqual(['alpha', 'bravo', 'charlie', 'delta', 'echo']);
-    expect((await bob.ops.getAll()).content.map((t) => t.taskId).sort()).toEqual(
+    expect((await ctx.bob.ops.getAll()).content.map((t) => t.taskId).sort()).toEqual(
       [ids.charlie, ids.delta, ids.echo, ids.foxtrot].sort(),
     );
-    const page = await alice.ops.getAll();
+    const page = await ctx.alice.ops.getAll();
     expect(page.content.map((t) => t.taskId)).toEqual([
       ids.alpha,
       ids.bravo,
@@ -459,7 +438,7 @@ describe('Personal Tasks: the list', () => {
   });
 
   it('pages the Spring way, clamps size to 100 and refuses bad paging', async () => {
-    const p1 = await alice.ops.getAll({ query: { page: 1, size: 2 } });
+    const p1 = await ctx.alice.ops.getAll({ query: { page: 1, size: 2 } });
     expect(p1).toMatchObject({
       totalElements: 5,
       totalPages: 3,
@@ -471,14 +450,14 @@ describe('Personal Tasks: the list', () => {
       empty: false,
     });
     expect(p1.content.map((t) => t.taskId)).toEqual([ids.charlie, ids.delta]);
-    const last = await alice.ops.getAll({ query: { page: 2, size: 2 } });
+    const last = await ctx.alice.ops.getAll({ query: { page: 2, size: 2 } });
     expect(last).toMatchObject({ last: true, numberOfElements: 1 });
-    const past = await alice.ops.getAll({ query: { page: 9, size: 2 } });
+    const past = await ctx.alice.ops.getAll({ query: { page: 9, size: 2 } });
     expect(past).toMatchObject({ empty: true, content: [], totalElements: 5 });
-    expect((await alice.ops.getAll({ query: { size: 500 } })).size).toBe(100);
-    expect((await alice.ops.getAll()).size).toBe(20);
-    expect((await raw('GET', '/v1/tasks?size=0')).fields).toContain('size');
-    expect((await raw('GET', '/v1/tasks?page=-1')).fields).toContain('page');
+    expect((await ctx.alice.ops.getAll({ query: { size: 500 } })).size).toBe(100);
+    expect((await ctx.alice.ops.getAll()).size).toBe(20);
+    expect((await ctx.raw('GET', '/v1/tasks?size=0')).fields).toContain('size');
+    expect((await ctx.raw('GET', '/v1/tasks?page=-1')).fields).toContain('page');
   });
 
   it('sorts by several keys, nulls last, and refuses an unknown sort key', async () => {
@@ -489,7 +468,7 @@ describe('Personal Tasks: the list', () => {
       'Bravo',
       'Alpha report',
     ]);
-    const byPriority = await alice.ops.getAll({
+    const byPriority = await ctx.alice.ops.getAll({
       query: { sort: ['priority,asc', 'taskTitle,desc'] },
     });
     expect(byPriority.content.map((t) => t.taskTitle)).toEqual([
@@ -506,10 +485,10 @@ describe('Personal Tasks: the list', () => {
       'Bravo',
       'delta 100%_done',
     ]);
-    const bad = await raw('GET', '/v1/tasks?sort=owner,asc');
+    const bad = await ctx.raw('GET', '/v1/tasks?sort=owner,asc');
     expect(bad.status).toBe(400);
     expect(bad.fields).toContain('sort');
-    await expect(alice.ops.getAll({ query: { sort: ['nope'] } })).rejects.toMatchObject({
+    await expect(ctx.alice.ops.getAll({ query: { sort: ['nope'] } })).rejects.toMatchObject({
       kind: 'validation',
     });
   });
@@ -521,9 +500,11 @@ describe('Personal Tasks: the list', () => {
     expect(await keys({ priority: ['high'] })).toEqual(['alpha', 'charlie']);
     expect(await keys({ tags: ['RED'] })).toEqual(['alpha', 'delta']);
     expect(await keys({ tags: ['green', 'blue'] })).toEqual(['bravo', 'delta']);
-    expect(await keys({ creators: [server.users.bob] })).toEqual(['echo']);
-    expect(await keys({ owners: [server.users.bob] })).toEqual(['charlie', 'delta']);
-    expect(await keys({ owners: [server.users.alice], priority: ['Medium'] })).toEqual(['delta']);
+    expect(await keys({ creators: [ctx.server.users.bob] })).toEqual(['echo']);
+    expect(await keys({ owners: [ctx.server.users.bob] })).toEqual(['charlie', 'delta']);
+    expect(await keys({ owners: [ctx.server.users.alice], priority: ['Medium'] })).toEqual([
+      'delta',
+    ]);
   });
 
   it('filters by dates (same UTC day) and by overdue, pending, upcoming and dueDateSet', async () => {
@@ -538,15 +519,18 @@ describe('Personal Tasks: the list', () => {
     expect(await keys({ upcoming: true })).toEqual(['charlie']);
     expect(await keys({ dueDateSet: false })).toEqual(['delta']);
     expect(await keys({ dueDateSet: true, pending: true })).toEqual(['alpha', 'charlie', 'echo']);
-    expect((await raw('GET', '/v1/tasks?dueDate=yesterday')).fields).toContain('dueDate');
-    expect((await raw('GET', '/v1/tasks?overdue=maybe')).fields).toContain('overdue');
+    expect((await ctx.raw('GET', '/v1/tasks?dueDate=yesterday')).fields).toContain('dueDate');
+    expect((await ctx.raw('GET', '/v1/tasks?overdue=maybe')).fields).toContain('overdue');
   });
 
   it('refuses a customFields parameter that is not valid JSON conditions', async () => {
-    const bad = await raw('GET', `/v1/tasks?customFields=${encodeURIComponent('[{"field":"x"')}`);
+    const bad = await ctx.raw(
+      'GET',
+      `/v1/tasks?customFields=${encodeURIComponent('[{"field":"x"')}`,
+    );
     expect(bad.status).toBe(400);
     expect(bad.fields).toContain('customFields');
-    const unknown = await raw(
+    const unknown = await ctx.raw(
       'GET',
       `/v1/tasks?customFields=${encodeURIComponent('[{"field":"x","condition":"LIKE","value":["a"]}]')}`,
     );

@@ -2,59 +2,48 @@
  * Project Subtasks: they inherit space and project (and so the custom fields), nest one level
  * only, are reached through their own parent, and leave the parent's counts right.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../sync/api';
-import { clientFor } from '../support/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomField, notificationsOf, rawAs, rejection } from '../support/fixtures-work';
-import { startTestServer, type TestServer } from '../support/server';
+import { createSpaceWithProjects, signedIn, suiteServer } from './support';
 
 describe('Project Subtasks', () => {
-  let server: TestServer;
-  let alice: ApiClient;
-  let carol: ApiClient;
-  let raw: Awaited<ReturnType<typeof rawAs>>;
+  const ctx = suiteServer({
+    alice: signedIn('alice', 'acme'),
+    carol: signedIn('carol', 'globex'),
+    raw: (server) => rawAs(server, 'alice', 'acme'),
+  });
   let path: { spaceId: number; projectId: number };
   let otherProjectId: number;
   let fieldId: number;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    alice = await clientFor(server, 'alice', 'acme');
-    carol = await clientFor(server, 'carol', 'globex');
-    raw = await rawAs(server, 'alice', 'acme');
-    const spaceId = (await alice.ops.createSpace({ body: { spaceName: 'S' } })).spaceId;
-    const projectId = (
-      await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'P' } })
-    ).projectId;
-    otherProjectId = (
-      await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'Q' } })
-    ).projectId;
+    const {
+      spaceId,
+      projectIds: [projectId, otherId],
+    } = await createSpaceWithProjects(ctx.alice, 'S', 'P', 'Q');
+    otherProjectId = otherId;
     path = { spaceId, projectId };
-    fieldId = insertCustomField(server.deps.db, {
-      orgId: server.orgs.acme,
-      createdBy: server.users.alice,
+    fieldId = insertCustomField(ctx.server.deps.db, {
+      orgId: ctx.server.orgs.acme,
+      createdBy: ctx.server.users.alice,
       name: 'Points',
       type: 'NUMBER',
       spaceId,
       projectId,
-      now: server.deps.clock.now(),
+      now: ctx.server.deps.clock.now(),
     }).fieldId;
-  });
-  afterAll(async () => {
-    await Promise.all([alice.close(), carol.close()]);
-    await server.close();
   });
 
   const newTask = async (title = 'Parent') =>
-    (await alice.createProjectTaskResolved({ path, body: { taskTitle: title } })).taskId;
+    (await ctx.alice.createProjectTaskResolved({ path, body: { taskTitle: title } })).taskId;
 
   it('creates a subtask that inherits space and project, with the project fields', async () => {
     const taskId = await newTask();
-    const sub = await alice.ops.createProjectSubtask({
+    const sub = await ctx.alice.ops.createProjectSubtask({
       path: { ...path, taskId },
       body: {
         taskTitle: 'Child',
-        owners: [server.users.bob],
+        owners: [ctx.server.users.bob],
         customFieldValues: [{ taskCustomFieldId: fieldId, value: 3 }],
       },
     });
@@ -62,19 +51,19 @@ describe('Project Subtasks', () => {
     expect(sub.customFields?.find((c) => c.taskCustomFieldId === fieldId)?.fieldValue).toEqual([
       { taskId: sub.taskId, value: 3 },
     ]);
-    expect(notificationsOf(server.deps.db, sub.taskId)).toEqual([
+    expect(notificationsOf(ctx.server.deps.db, sub.taskId)).toEqual([
       expect.objectContaining({
-        user_id: server.users.bob,
+        user_id: ctx.server.users.bob,
         type: 'ASSIGNED',
         project_id: path.projectId,
       }),
     ]);
-    expect((await alice.ops.getProjectTaskById({ path: { ...path, taskId } })).subtaskCount).toBe(
-      1,
-    );
+    expect(
+      (await ctx.alice.ops.getProjectTaskById({ path: { ...path, taskId } })).subtaskCount,
+    ).toBe(1);
     // Subtasks are not in the project's task list, but in the bulk export.
     expect(
-      (await alice.ops.getAllTasksInProject_1({ path })).content.map((t) => t.taskId),
+      (await ctx.alice.ops.getAllTasksInProject_1({ path })).content.map((t) => t.taskId),
     ).not.toContain(sub.taskId);
   });
 
@@ -85,24 +74,24 @@ describe('Project Subtasks', () => {
       ['x2', 'To Do'],
       ['x3', 'Done'],
     ] as const)
-      await alice.ops.createProjectSubtask({
+      await ctx.alice.ops.createProjectSubtask({
         path: { ...path, taskId },
         body: { taskTitle: title, status },
       });
-    const page = await alice.ops.getProjectSubtasks({
+    const page = await ctx.alice.ops.getProjectSubtasks({
       path: { ...path, taskId },
       query: { size: 2, sort: ['taskTitle,desc'] },
     });
     expect(page).toMatchObject({ totalElements: 3, totalPages: 2 });
     expect(page.content.map((t) => t.taskTitle)).toEqual(['x3', 'x2']);
-    const pending = await alice.ops.getProjectSubtasks({
+    const pending = await ctx.alice.ops.getProjectSubtasks({
       path: { ...path, taskId },
       query: { pending: true },
     });
     expect(pending.content.map((t) => t.taskTitle)).toEqual(['x2']);
     expect(
       (
-        await raw(
+        await ctx.raw(
           'GET',
           `/v1/spaces/${path.spaceId}/projects/${path.projectId}/tasks/${taskId}/subtasks?size=x`,
         )
@@ -112,31 +101,31 @@ describe('Project Subtasks', () => {
 
   it('refuses nesting (400) and wrong paths (404)', async () => {
     const taskId = await newTask('Nest');
-    const sub = await alice.ops.createProjectSubtask({
+    const sub = await ctx.alice.ops.createProjectSubtask({
       path: { ...path, taskId },
       body: { taskTitle: 'S1' },
     });
     expect(
       (
         await rejection(
-          alice.ops.createProjectSubtask({
+          ctx.alice.ops.createProjectSubtask({
             path: { ...path, taskId: sub.taskId },
             body: { taskTitle: 'N' },
           }),
         )
       ).status,
     ).toBe(400);
-    const personal = await alice.ops.createTask({ body: { taskTitle: 'Personal' } });
+    const personal = await ctx.alice.ops.createTask({ body: { taskTitle: 'Personal' } });
     const wrongParents = [
       { ...path, taskId: personal.taskId },
       { spaceId: path.spaceId, projectId: otherProjectId, taskId },
     ];
     for (const p of wrongParents) {
       expect(
-        (await rejection(alice.ops.createProjectSubtask({ path: p, body: { taskTitle: 'x' } })))
+        (await rejection(ctx.alice.ops.createProjectSubtask({ path: p, body: { taskTitle: 'x' } })))
           .status,
       ).toBe(404);
-      expect((await rejection(alice.ops.getProjectSubtasks({ path: p }))).status).toBe(404);
+      expect((await rejection(ctx.alice.ops.getProjectSubtasks({ path: p }))).status).toBe(404);
     }
     const otherTask = await newTask('Other');
     const wrongSubs = [
@@ -146,14 +135,15 @@ describe('Project Subtasks', () => {
     ];
     for (const p of wrongSubs) {
       expect(
-        (await rejection(alice.ops.updateSubtask({ path: p, body: { taskTitle: 'x' } }))).status,
+        (await rejection(ctx.alice.ops.updateSubtask({ path: p, body: { taskTitle: 'x' } })))
+          .status,
       ).toBe(404);
-      expect((await rejection(alice.ops.deleteSubtask({ path: p }))).status).toBe(404);
+      expect((await rejection(ctx.alice.ops.deleteSubtask({ path: p }))).status).toBe(404);
     }
     expect(
       (
         await rejection(
-          carol.ops.updateSubtask({
+          ctx.carol.ops.updateSubtask({
             path: { ...path, taskId, subtaskId: sub.taskId },
             body: { taskTitle: 'x' },
           }),
@@ -164,7 +154,7 @@ describe('Project Subtasks', () => {
     expect(
       (
         await rejection(
-          alice.ops.updatePersonalSubtask({
+          ctx.alice.ops.updatePersonalSubtask({
             path: { parentTaskId: taskId, subtaskId: sub.taskId },
             body: { taskTitle: 'x' },
           }),
@@ -175,7 +165,7 @@ describe('Project Subtasks', () => {
 
   it('updates as the full state and refuses bad bodies', async () => {
     const taskId = await newTask('Upd');
-    const sub = await alice.ops.createProjectSubtask({
+    const sub = await ctx.alice.ops.createProjectSubtask({
       path: { ...path, taskId },
       body: {
         taskTitle: 'Before',
@@ -185,19 +175,19 @@ describe('Project Subtasks', () => {
     });
     const p = { ...path, taskId, subtaskId: sub.taskId };
     const bad = await rejection(
-      alice.ops.updateSubtask({ path: p, body: { taskTitle: 'x', priority: 'Top' } }),
+      ctx.alice.ops.updateSubtask({ path: p, body: { taskTitle: 'x', priority: 'Top' } }),
     );
     expect(bad.fieldErrors.map((e) => e.field)).toEqual(['priority']);
     expect(
       (
-        await raw(
+        await ctx.raw(
           'PUT',
           `/v1/spaces/${path.spaceId}/projects/${path.projectId}/tasks/${taskId}/subtasks/${sub.taskId}`,
           { taskTitle: '' },
         )
       ).fields,
     ).toContain('taskTitle');
-    const u = await alice.ops.updateSubtask({
+    const u = await ctx.alice.ops.updateSubtask({
       path: p,
       body: { taskTitle: 'After', priority: 'urgent' },
     });
@@ -213,22 +203,22 @@ describe('Project Subtasks', () => {
 
   it('deletes a subtask softly; deleting the parent takes the rest', async () => {
     const taskId = await newTask('Del');
-    const a = await alice.ops.createProjectSubtask({
+    const a = await ctx.alice.ops.createProjectSubtask({
       path: { ...path, taskId },
       body: { taskTitle: 'a' },
     });
-    const b = await alice.ops.createProjectSubtask({
+    const b = await ctx.alice.ops.createProjectSubtask({
       path: { ...path, taskId },
       body: { taskTitle: 'b' },
     });
     expect(
-      await alice.ops.deleteSubtask({ path: { ...path, taskId, subtaskId: a.taskId } }),
+      await ctx.alice.ops.deleteSubtask({ path: { ...path, taskId, subtaskId: a.taskId } }),
     ).toEqual({});
-    expect((await alice.ops.getProjectTaskById({ path: { ...path, taskId } })).subtaskCount).toBe(
-      1,
-    );
-    await alice.ops.deleteProjectTask({ path: { ...path, taskId } });
-    const deleted = server.deps.db
+    expect(
+      (await ctx.alice.ops.getProjectTaskById({ path: { ...path, taskId } })).subtaskCount,
+    ).toBe(1);
+    await ctx.alice.ops.deleteProjectTask({ path: { ...path, taskId } });
+    const deleted = ctx.server.deps.db
       .prepare('SELECT task_id, deleted FROM tasks WHERE task_id IN (?, ?, ?) ORDER BY task_id')
       .all(taskId, a.taskId, b.taskId);
     expect(deleted).toEqual([

@@ -3,9 +3,7 @@
  * fields), the customFields list filter on those fields, path consistency, notifications
  * with the project, deletes, and the create answer with and without the spec's quirk.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../sync/api';
-import { clientFor } from '../support/client';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DAY,
   insertCustomField,
@@ -14,14 +12,16 @@ import {
   rawAs,
   rejection,
 } from '../support/fixtures-work';
-import { startTestServer, type TestServer } from '../support/server';
+import {
+  aliceBobCarol,
+  createSpaceWithProjects,
+  insertClientAndStage,
+  suiteServer,
+  withOwnServer,
+} from './support';
 
 describe('Project Tasks', () => {
-  let server: TestServer;
-  let alice: ApiClient;
-  let bob: ApiClient;
-  let carol: ApiClient;
-  let raw: Awaited<ReturnType<typeof rawAs>>;
+  const ctx = suiteServer({ ...aliceBobCarol, raw: (server) => rawAs(server, 'alice', 'acme') });
   let spaceId: number;
   let projectId: number;
   let otherProjectId: number;
@@ -31,30 +31,19 @@ describe('Project Tasks', () => {
   let t0: number;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    alice = await clientFor(server, 'alice', 'acme');
-    bob = await clientFor(server, 'bob', 'acme');
-    carol = await clientFor(server, 'carol', 'globex');
-    raw = await rawAs(server, 'alice', 'acme');
-    spaceId = (await alice.ops.createSpace({ body: { spaceName: 'Eng' } })).spaceId;
-    projectId = (await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'API' } }))
-      .projectId;
-    otherProjectId = (
-      await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'UI' } })
-    ).projectId;
+    const made = await createSpaceWithProjects(ctx.alice, 'Eng', 'API', 'UI');
+    spaceId = made.spaceId;
+    [projectId, otherProjectId] = made.projectIds;
     path = { spaceId, projectId };
-    t0 = server.deps.clock.now();
-    const base = { orgId: server.orgs.acme, createdBy: server.users.alice, spaceId, now: t0 };
-    const db = server.deps.db;
-    f.client = insertCustomField(db, { ...base, name: 'Client', type: 'TEXT' }).fieldId;
-    const stage = insertCustomField(db, {
-      ...base,
-      name: 'Stage',
-      type: 'DROPDOWN',
-      options: ['Design', 'Build', 'Ship'],
-    });
-    f.stage = stage.fieldId;
-    stageOptions = stage.options;
+    t0 = ctx.server.deps.clock.now();
+    const base = {
+      orgId: ctx.server.orgs.acme,
+      createdBy: ctx.server.users.alice,
+      spaceId,
+      now: t0,
+    };
+    const db = ctx.server.deps.db;
+    ({ client: f.client, stage: f.stage, stageOptions } = insertClientAndStage(db, base));
     f.flag = insertCustomField(db, { ...base, name: 'Flag', type: 'CHECKBOX' }).fieldId;
     f.deadline = insertCustomField(db, {
       ...base,
@@ -75,10 +64,6 @@ describe('Project Tasks', () => {
       projectId: otherProjectId,
     }).fieldId;
   });
-  afterAll(async () => {
-    await Promise.all([alice.close(), bob.close(), carol.close()]);
-    await server.close();
-  });
 
   const fieldValueOf = (
     t: {
@@ -90,7 +75,7 @@ describe('Project Tasks', () => {
   ) => t.customFields?.find((c) => c.taskCustomFieldId === field)?.fieldValue;
 
   it('creates a task in the project with values for the space and project fields', async () => {
-    const t = await alice.createProjectTaskResolved({
+    const t = await ctx.alice.createProjectTaskResolved({
       path,
       body: {
         taskTitle: 'Endpoint',
@@ -105,7 +90,7 @@ describe('Project Tasks', () => {
       },
     });
     expect(t).toMatchObject({ spaceId, projectId, parentTaskId: null, status: 'In Progress' });
-    const task = await alice.ops.getProjectTaskById({ path: { ...path, taskId: t.taskId } });
+    const task = await ctx.alice.ops.getProjectTaskById({ path: { ...path, taskId: t.taskId } });
     expect(task.customFields?.map((c) => c.fieldName)).toEqual([
       'Client',
       'Stage',
@@ -124,12 +109,12 @@ describe('Project Tasks', () => {
       spaceId,
       projectId: null,
       fieldType: 'DROPDOWN',
-      tenantId: server.orgs.acme,
+      tenantId: ctx.server.orgs.acme,
     });
   });
 
   it('refuses values of the wrong type or for fields that do not apply, writing nothing', async () => {
-    const { taskId } = await alice.createProjectTaskResolved({
+    const { taskId } = await ctx.alice.createProjectTaskResolved({
       path,
       body: {
         taskTitle: 'Typed',
@@ -149,7 +134,7 @@ describe('Project Tasks', () => {
     ] as const;
     for (const [value, field] of cases) {
       const e = await rejection(
-        alice.ops.updateProjectTask({
+        ctx.alice.ops.updateProjectTask({
           path: { ...path, taskId },
           body: { taskTitle: 'Changed', customFieldValues: [value] },
         }),
@@ -158,7 +143,7 @@ describe('Project Tasks', () => {
       expect(e.fieldErrors.map((x) => x.field)).toEqual([field]);
     }
     const twice = await rejection(
-      alice.ops.updateProjectTask({
+      ctx.alice.ops.updateProjectTask({
         path: { ...path, taskId },
         body: {
           taskTitle: 'x',
@@ -172,13 +157,13 @@ describe('Project Tasks', () => {
     expect(twice.fieldErrors.map((x) => x.field)).toEqual([
       'customFieldValues.1.taskCustomFieldId',
     ]);
-    const after = await alice.ops.getProjectTaskById({ path: { ...path, taskId } });
+    const after = await ctx.alice.ops.getProjectTaskById({ path: { ...path, taskId } });
     expect(after.taskTitle).toBe('Typed');
     expect(fieldValueOf(after, f.client!)).toEqual([{ taskId, value: 'keep' }]);
   });
 
   it('clears a value with null and all values when customFieldValues is omitted', async () => {
-    const t = await alice.createProjectTaskResolved({
+    const t = await ctx.alice.createProjectTaskResolved({
       path,
       body: {
         taskTitle: 'Clear',
@@ -188,7 +173,7 @@ describe('Project Tasks', () => {
         ],
       },
     });
-    const u = await alice.ops.updateProjectTask({
+    const u = await ctx.alice.ops.updateProjectTask({
       path: { ...path, taskId: t.taskId },
       body: {
         taskTitle: 'Clear',
@@ -200,7 +185,7 @@ describe('Project Tasks', () => {
     });
     expect(fieldValueOf(u, f.client!)).toEqual([]);
     expect(fieldValueOf(u, f.stage!)).toEqual([{ taskId: t.taskId, value: stageOptions.Ship }]);
-    const none = await alice.ops.updateProjectTask({
+    const none = await ctx.alice.ops.updateProjectTask({
       path: { ...path, taskId: t.taskId },
       body: { taskTitle: 'Clear' },
     });
@@ -208,17 +193,17 @@ describe('Project Tasks', () => {
   });
 
   it('checks the whole path: project in space, task in project, top-level only', async () => {
-    const mine = await alice.createProjectTaskResolved({ path, body: { taskTitle: 'Here' } });
-    const sub = await alice.ops.createProjectSubtask({
+    const mine = await ctx.alice.createProjectTaskResolved({ path, body: { taskTitle: 'Here' } });
+    const sub = await ctx.alice.ops.createProjectSubtask({
       path: { ...path, taskId: mine.taskId },
       body: { taskTitle: 'Sub' },
     });
-    const elsewhere = await alice.createProjectTaskResolved({
+    const elsewhere = await ctx.alice.createProjectTaskResolved({
       path: { spaceId, projectId: otherProjectId },
       body: { taskTitle: 'There' },
     });
-    const personal = await alice.ops.createTask({ body: { taskTitle: 'Personal' } });
-    const otherSpace = (await alice.ops.createSpace({ body: { spaceName: 'X' } })).spaceId;
+    const personal = await ctx.alice.ops.createTask({ body: { taskTitle: 'Personal' } });
+    const otherSpace = (await ctx.alice.ops.createSpace({ body: { spaceName: 'X' } })).spaceId;
     const wrong = [
       { ...path, taskId: elsewhere.taskId },
       { ...path, taskId: personal.taskId },
@@ -227,68 +212,73 @@ describe('Project Tasks', () => {
       { ...path, taskId: 888_888 },
     ];
     for (const p of wrong) {
-      expect((await rejection(alice.ops.getProjectTaskById({ path: p }))).status).toBe(404);
+      expect((await rejection(ctx.alice.ops.getProjectTaskById({ path: p }))).status).toBe(404);
       expect(
-        (await rejection(alice.ops.updateProjectTask({ path: p, body: { taskTitle: 'x' } })))
+        (await rejection(ctx.alice.ops.updateProjectTask({ path: p, body: { taskTitle: 'x' } })))
           .status,
       ).toBe(404);
-      expect((await rejection(alice.ops.deleteProjectTask({ path: p }))).status).toBe(404);
+      expect((await rejection(ctx.alice.ops.deleteProjectTask({ path: p }))).status).toBe(404);
     }
     expect(
-      (await rejection(carol.ops.getProjectTaskById({ path: { ...path, taskId: mine.taskId } })))
-        .status,
+      (
+        await rejection(
+          ctx.carol.ops.getProjectTaskById({ path: { ...path, taskId: mine.taskId } }),
+        )
+      ).status,
     ).toBe(404);
     expect(
-      (await rejection(carol.ops.createProjectTask({ path, body: { taskTitle: 'x' } }))).status,
+      (await rejection(ctx.carol.ops.createProjectTask({ path, body: { taskTitle: 'x' } }))).status,
     ).toBe(404);
     expect(
       (
         await rejection(
-          alice.ops.createProjectTask({
+          ctx.alice.ops.createProjectTask({
             path: { spaceId: otherSpace, projectId },
             body: { taskTitle: 'x' },
           }),
         )
       ).status,
     ).toBe(404);
-    expect((await raw('GET', `/v1/spaces/${spaceId}/projects/${projectId}/tasks/1.5`)).status).toBe(
-      400,
-    );
     expect(
-      (await bob.ops.getProjectTaskById({ path: { ...path, taskId: mine.taskId } })).taskTitle,
+      (await ctx.raw('GET', `/v1/spaces/${spaceId}/projects/${projectId}/tasks/1.5`)).status,
+    ).toBe(400);
+    expect(
+      (await ctx.bob.ops.getProjectTaskById({ path: { ...path, taskId: mine.taskId } })).taskTitle,
     ).toBe('Here');
   });
 
   it('notifies new owners and mentions with the project, updates and deletes', async () => {
-    const t = await alice.createProjectTaskResolved({
+    const t = await ctx.alice.createProjectTaskResolved({
       path,
-      body: { taskTitle: 'Assign', owners: [server.users.bob] },
+      body: { taskTitle: 'Assign', owners: [ctx.server.users.bob] },
     });
-    expect(notificationsOf(server.deps.db, t.taskId)).toEqual([
+    expect(notificationsOf(ctx.server.deps.db, t.taskId)).toEqual([
       expect.objectContaining({
-        user_id: server.users.bob,
+        user_id: ctx.server.users.bob,
         type: 'ASSIGNED',
         project_id: projectId,
       }),
     ]);
-    const u = await bob.ops.updateProjectTask({
+    const u = await ctx.bob.ops.updateProjectTask({
       path: { ...path, taskId: t.taskId },
       body: {
         taskTitle: 'Assign',
-        owners: [server.users.bob, server.users.alice],
+        owners: [ctx.server.users.bob, ctx.server.users.alice],
         description: '@alice@example.com look',
         status: 'done',
       },
     });
     expect(u).toMatchObject({ status: 'Done' });
-    expect(notificationsOf(server.deps.db, t.taskId).map((n) => [n.user_id, n.type])).toEqual([
-      [server.users.bob, 'ASSIGNED'],
-      [server.users.alice, 'ASSIGNED'],
-      [server.users.alice, 'MENTION'],
+    expect(notificationsOf(ctx.server.deps.db, t.taskId).map((n) => [n.user_id, n.type])).toEqual([
+      [ctx.server.users.bob, 'ASSIGNED'],
+      [ctx.server.users.alice, 'ASSIGNED'],
+      [ctx.server.users.alice, 'MENTION'],
     ]);
-    expect(await alice.ops.deleteProjectTask({ path: { ...path, taskId: t.taskId } })).toEqual({});
+    expect(await ctx.alice.ops.deleteProjectTask({ path: { ...path, taskId: t.taskId } })).toEqual(
+      {},
+    );
     expect(
-      (await rejection(alice.ops.getProjectTaskById({ path: { ...path, taskId: t.taskId } })))
+      (await rejection(ctx.alice.ops.getProjectTaskById({ path: { ...path, taskId: t.taskId } })))
         .status,
     ).toBe(404);
   });
@@ -301,11 +291,16 @@ describe('Project Tasks', () => {
       listPath = {
         spaceId,
         projectId: (
-          await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'Filters' } })
+          await ctx.alice.ops.createProject({ path: { spaceId }, body: { projectName: 'Filters' } })
         ).projectId,
       };
-      const base = { orgId: server.orgs.acme, createdBy: server.users.alice, spaceId, now: t0 };
-      const due = insertCustomField(server.deps.db, {
+      const base = {
+        orgId: ctx.server.orgs.acme,
+        createdBy: ctx.server.users.alice,
+        spaceId,
+        now: t0,
+      };
+      const due = insertCustomField(ctx.server.deps.db, {
         ...base,
         name: 'Deadline',
         type: 'DATE',
@@ -321,7 +316,7 @@ describe('Project Tasks', () => {
         values: { taskCustomFieldId: number; value: string | number | boolean }[],
       ) => {
         ids[key] = (
-          await alice.createProjectTaskResolved({
+          await ctx.alice.createProjectTaskResolved({
             path: listPath,
             body: { taskTitle: title, customFieldValues: values },
           })
@@ -336,14 +331,14 @@ describe('Project Tasks', () => {
       await make('c', 'C', [v(f.client!, 'Globex'), v(due, t0 - 10 * DAY)]);
       await make('d', 'D', [v(f.flag!, true)]);
       // A subtask with a matching value is not in the project's task list.
-      await alice.ops.createProjectSubtask({
+      await ctx.alice.ops.createProjectSubtask({
         path: { ...listPath, taskId: ids.a! },
         body: { taskTitle: 'sub', customFieldValues: [v(f.client!, 'Acme Corp')] },
       });
     });
 
     const keys = async (conditions: unknown[]) => {
-      const page = await alice.ops.getAllTasksInProject_1({
+      const page = await ctx.alice.ops.getAllTasksInProject_1({
         path: listPath,
         query: { customFields: JSON.stringify(conditions), size: 100 },
       });
@@ -353,7 +348,7 @@ describe('Project Tasks', () => {
     };
 
     it('lists the top-level tasks of the project, paged and sorted', async () => {
-      const page = await alice.ops.getAllTasksInProject_1({
+      const page = await ctx.alice.ops.getAllTasksInProject_1({
         path: listPath,
         query: { size: 3, sort: ['taskTitle,desc'] },
       });
@@ -361,7 +356,7 @@ describe('Project Tasks', () => {
       expect(page.content.map((t) => t.taskTitle)).toEqual(['D', 'C', 'B']);
       expect(
         (
-          await alice.ops.getAllTasksInProject_1({
+          await ctx.alice.ops.getAllTasksInProject_1({
             path: listPath,
             query: { page: 1, size: 3, sort: ['taskTitle,desc'] },
           })
@@ -434,7 +429,7 @@ describe('Project Tasks', () => {
         '[{"field":"Deadline","condition":"BETWEEN","value":[1]}]',
         '[{"condition":"IS","value":["a"]}]',
       ]) {
-        const res = await raw('GET', url(bad));
+        const res = await ctx.raw('GET', url(bad));
         expect(res.status).toBe(400);
         expect(res.fields).toContain('customFields');
       }
@@ -444,42 +439,38 @@ describe('Project Tasks', () => {
 
 describe('Project Tasks: the create answer', () => {
   it('answers the project with the quirk, and the typed client still learns the task', async () => {
-    const server = await startTestServer({ quirks: ['project-task-create-returns-project'] });
-    const alice = await clientFor(server, 'alice', 'acme');
-    try {
-      const spaceId = (await alice.ops.createSpace({ body: { spaceName: 'Q' } })).spaceId;
-      const projectId = (
-        await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'Quirky' } })
-      ).projectId;
-      const answer = await alice.ops.createProjectTask({
-        path: { spaceId, projectId },
-        body: { taskTitle: 'First' },
-      });
-      expect(answer).toMatchObject({ projectId, projectName: 'Quirky' });
-      expect('taskId' in answer).toBe(false);
-      const resolved = await alice.createProjectTaskResolved({
-        path: { spaceId, projectId },
-        body: { taskTitle: 'Second', dueDate: iso(server.deps.clock.now()) },
-      });
-      expect(resolved).toMatchObject({ taskTitle: 'Second', projectId, spaceId });
-      const row = server.deps.db
-        .prepare('SELECT title FROM tasks WHERE task_id = ?')
-        .get(resolved.taskId);
-      expect(row).toEqual({ title: 'Second' });
-    } finally {
-      await alice.close();
-      await server.close();
-    }
+    await withOwnServer(
+      { quirks: ['project-task-create-returns-project'] },
+      async (server, alice) => {
+        const {
+          spaceId,
+          projectIds: [projectId],
+        } = await createSpaceWithProjects(alice, 'Q', 'Quirky');
+        const answer = await alice.ops.createProjectTask({
+          path: { spaceId, projectId },
+          body: { taskTitle: 'First' },
+        });
+        expect(answer).toMatchObject({ projectId, projectName: 'Quirky' });
+        expect('taskId' in answer).toBe(false);
+        const resolved = await alice.createProjectTaskResolved({
+          path: { spaceId, projectId },
+          body: { taskTitle: 'Second', dueDate: iso(server.deps.clock.now()) },
+        });
+        expect(resolved).toMatchObject({ taskTitle: 'Second', projectId, spaceId });
+        const row = server.deps.db
+          .prepare('SELECT title FROM tasks WHERE task_id = ?')
+          .get(resolved.taskId);
+        expect(row).toEqual({ title: 'Second' });
+      },
+    );
   });
 
   it('answers the task by default', async () => {
-    const server = await startTestServer();
-    const alice = await clientFor(server, 'alice', 'acme');
-    try {
-      const spaceId = (await alice.ops.createSpace({ body: { spaceName: 'Q' } })).spaceId;
-      const projectId = (
-        await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'Plain' } })
-      ).projectId;
+    await withOwnServer({}, async (_server, alice) => {
+      const {
+        spaceId,
+        projectIds: [projectId],
+      } = await createSpaceWithProjects(alice, 'Q', 'Plain');
       const answer = await alice.ops.createProjectTask({
         path: { spaceId, projectId },
         body: { taskTitle: 'Direct' },
@@ -490,9 +481,6 @@ describe('Project Tasks: the create answer', () => {
         body: { taskTitle: 'Also direct' },
       });
       expect(resolved.taskTitle).toBe('Also direct');
-    } finally {
-      await alice.close();
-      await server.close();
-    }
+    });
   });
 });

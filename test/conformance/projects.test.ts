@@ -3,7 +3,7 @@
  * in, contact, spaceName, custom fields of the project and its space), completion by status
  * category, field errors, path consistency, the list with every filter, and the cascade.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectCreateRequest } from '../../shared/api';
 import type { ApiClient } from '../../sync/api';
 import { clientFor } from '../support/client';
@@ -15,33 +15,23 @@ import {
   rawAs,
   rejection,
 } from '../support/fixtures-work';
-import { startTestServer, type TestServer } from '../support/server';
+import { aliceBobCarol, signedIn, suiteServer } from './support';
 
 describe('Projects', () => {
-  let server: TestServer;
-  let alice: ApiClient;
-  let bob: ApiClient;
-  let carol: ApiClient;
-  let raw: Awaited<ReturnType<typeof rawAs>>;
+  const ctx = suiteServer({ ...aliceBobCarol, raw: (server) => rawAs(server, 'alice', 'acme') });
   let spaceId: number;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    alice = await clientFor(server, 'alice', 'acme');
-    bob = await clientFor(server, 'bob', 'acme');
-    carol = await clientFor(server, 'carol', 'globex');
-    raw = await rawAs(server, 'alice', 'acme');
-    spaceId = (await alice.ops.createSpace({ body: { spaceName: 'Work' } })).spaceId;
-  });
-  afterAll(async () => {
-    await Promise.all([alice.close(), bob.close(), carol.close()]);
-    await server.close();
+    spaceId = (await ctx.alice.ops.createSpace({ body: { spaceName: 'Work' } })).spaceId;
   });
 
   it('creates a project with the org defaults, the creator as a member and no contact', async () => {
-    const p = await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'Launch' } });
+    const p = await ctx.alice.ops.createProject({
+      path: { spaceId },
+      body: { projectName: 'Launch' },
+    });
     expect(p).toMatchObject({
-      tenantId: server.orgs.acme,
+      tenantId: ctx.server.orgs.acme,
       spaceId,
       projectName: 'Launch',
       description: '',
@@ -63,18 +53,18 @@ describe('Projects', () => {
       customFields: [],
     });
     expect(p.completedTime ?? null).toBeNull();
-    expect(p.projectMembers?.map((m) => m.user?.userId)).toEqual([server.users.alice]);
-    expect(p.createdBy?.userId).toBe(server.users.alice);
+    expect(p.projectMembers?.map((m) => m.user?.userId)).toEqual([ctx.server.users.alice]);
+    expect(p.createdBy?.userId).toBe(ctx.server.users.alice);
   });
 
   it('takes names without case, tags, members and a contact of the org', async () => {
     const contactId = insertContact(
-      server.deps.db,
-      server.orgs.acme,
+      ctx.server.deps.db,
+      ctx.server.orgs.acme,
       { contactName: 'Jane Roe', email: 'jane@client.test', city: 'Oslo' },
-      server.deps.clock.now(),
+      ctx.server.deps.clock.now(),
     );
-    const p = await alice.ops.createProject({
+    const p = await ctx.alice.ops.createProject({
       path: { spaceId },
       body: {
         projectName: 'Client work',
@@ -83,7 +73,7 @@ describe('Projects', () => {
         priority: 'HIGH',
         health: 'at risk',
         tags: ['Alpha', 'alpha', 'Beta'],
-        members: [server.users.bob],
+        members: [ctx.server.users.bob],
         public: false,
         contactId,
         startDate: '2030-01-01T00:00:00Z',
@@ -104,55 +94,55 @@ describe('Projects', () => {
         contactName: 'Jane Roe',
         email: 'jane@client.test',
         city: 'Oslo',
-        tenantId: server.orgs.acme,
+        tenantId: ctx.server.orgs.acme,
       },
     });
     expect(p.projectTags?.map((t) => t.tagName)).toEqual(['Alpha', 'Beta']);
     expect(p.projectMembers?.map((m) => [m.user?.userId, m.role?.projectRoleName])).toEqual([
-      [server.users.alice, 'Owner'],
-      [server.users.bob, 'Member'],
+      [ctx.server.users.alice, 'Owner'],
+      [ctx.server.users.bob, 'Member'],
     ]);
-    expect(p.projectMembers?.[1]?.invitedBy?.userId).toBe(server.users.alice);
+    expect(p.projectMembers?.[1]?.invitedBy?.userId).toBe(ctx.server.users.alice);
   });
 
   it('refuses unknown vocabulary, non-members and foreign contacts with field errors', async () => {
     const globexContact = insertContact(
-      server.deps.db,
-      server.orgs.globex,
+      ctx.server.deps.db,
+      ctx.server.orgs.globex,
       { contactName: 'G' },
-      server.deps.clock.now(),
+      ctx.server.deps.clock.now(),
     );
     const cases: [ProjectCreateRequest, string][] = [
       [{ projectName: 'x', status: 'Sleeping' }, 'status'],
       [{ projectName: 'x', priority: 'Meh' }, 'priority'],
       [{ projectName: 'x', health: 'Sick' }, 'health'],
-      [{ projectName: 'x', members: [server.users.carol] }, 'members'],
+      [{ projectName: 'x', members: [ctx.server.users.carol] }, 'members'],
       [{ projectName: 'x', contactId: globexContact }, 'contactId'],
     ];
-    const before = (await alice.ops.getAll_2({ path: { spaceId } })).totalElements;
+    const before = (await ctx.alice.ops.getAll_2({ path: { spaceId } })).totalElements;
     for (const [body, field] of cases) {
-      const e = await rejection(alice.ops.createProject({ path: { spaceId }, body }));
+      const e = await rejection(ctx.alice.ops.createProject({ path: { spaceId }, body }));
       expect(e.status).toBe(400);
       expect(e.fieldErrors.map((f) => f.field)).toEqual([field]);
     }
     expect(
-      (await raw('POST', `/v1/spaces/${spaceId}/projects`, { projectName: ' ' })).fields,
+      (await ctx.raw('POST', `/v1/spaces/${spaceId}/projects`, { projectName: ' ' })).fields,
     ).toContain('projectName');
-    expect((await alice.ops.getAll_2({ path: { spaceId } })).totalElements).toBe(before);
+    expect((await ctx.alice.ops.getAll_2({ path: { spaceId } })).totalElements).toBe(before);
   });
 
   it('is complete in a COMPLETED status: completedTime set, never overdue; leaving clears it', async () => {
-    const p = await alice.ops.createProject({
+    const p = await ctx.alice.ops.createProject({
       path: { spaceId },
-      body: { projectName: 'Old', dueDate: iso(server.deps.clock.now() - DAY) },
+      body: { projectName: 'Old', dueDate: iso(ctx.server.deps.clock.now() - DAY) },
     });
     expect(p.overdue).toBe(true);
-    const done = await alice.ops.updateProject({
+    const done = await ctx.alice.ops.updateProject({
       path: { spaceId, projectId: p.projectId },
       body: {
         projectName: 'Old',
         status: 'completed',
-        dueDate: iso(server.deps.clock.now() - DAY),
+        dueDate: iso(ctx.server.deps.clock.now() - DAY),
       },
     });
     expect(done).toMatchObject({
@@ -160,12 +150,12 @@ describe('Projects', () => {
       projectStatus: { projectStatusCategory: 'COMPLETED' },
     });
     expect(done.completedTime).toBeTruthy();
-    const again = await alice.ops.updateProject({
+    const again = await ctx.alice.ops.updateProject({
       path: { spaceId, projectId: p.projectId },
       body: { projectName: 'Old', status: 'Completed' },
     });
     expect(again.completedTime).toBe(done.completedTime);
-    const reopened = await alice.ops.updateProject({
+    const reopened = await ctx.alice.ops.updateProject({
       path: { spaceId, projectId: p.projectId },
       body: { projectName: 'Old', status: 'On Hold' },
     });
@@ -173,21 +163,21 @@ describe('Projects', () => {
   });
 
   it('updates as the full state; the creator stays a member; tags and members are replaced', async () => {
-    const p = await alice.ops.createProject({
+    const p = await ctx.alice.ops.createProject({
       path: { spaceId },
       body: {
         projectName: 'Keep',
         tags: ['one', 'two'],
-        members: [server.users.bob],
+        members: [ctx.server.users.bob],
         priority: 'Low',
         public: false,
       },
     });
-    const u = await bob.ops.updateProject({
+    const u = await ctx.bob.ops.updateProject({
       path: { spaceId, projectId: p.projectId },
       body: { projectName: 'Kept', tags: ['TWO', 'three'] },
     });
-    expect(u.projectMembers?.map((m) => m.user?.userId)).toEqual([server.users.alice]);
+    expect(u.projectMembers?.map((m) => m.user?.userId)).toEqual([ctx.server.users.alice]);
     expect(u.projectTags?.map((t) => t.tagName)).toEqual(['two', 'three']);
     // The kept tag keeps its id.
     expect(u.projectTags?.[0]?.projectTagId).toBe(
@@ -199,63 +189,70 @@ describe('Projects', () => {
       projectPriority: { priorityLabel: 'Medium' },
       description: '',
     });
-    expect(u.modifiedBy?.userId).toBe(server.users.bob);
+    expect(u.modifiedBy?.userId).toBe(ctx.server.users.bob);
     expect(Date.parse(u.modifiedTime ?? '')).toBeGreaterThan(Date.parse(p.modifiedTime ?? '') - 1);
   });
 
   it('404s for another org, another space and a deleted project', async () => {
-    const p = await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'Scoped' } });
-    const other = (await alice.ops.createSpace({ body: { spaceName: 'Other' } })).spaceId;
-    const globexSpace = (await carol.ops.createSpace({ body: { spaceName: 'G' } })).spaceId;
+    const p = await ctx.alice.ops.createProject({
+      path: { spaceId },
+      body: { projectName: 'Scoped' },
+    });
+    const other = (await ctx.alice.ops.createSpace({ body: { spaceName: 'Other' } })).spaceId;
+    const globexSpace = (await ctx.carol.ops.createSpace({ body: { spaceName: 'G' } })).spaceId;
     const wrong = [
-      alice.ops.getProjectById({ path: { spaceId: other, projectId: p.projectId } }),
-      alice.ops.updateProject({
+      ctx.alice.ops.getProjectById({ path: { spaceId: other, projectId: p.projectId } }),
+      ctx.alice.ops.updateProject({
         path: { spaceId: other, projectId: p.projectId },
         body: { projectName: 'x' },
       }),
-      alice.ops.deleteProject({ path: { spaceId: other, projectId: p.projectId } }),
-      carol.ops.getProjectById({ path: { spaceId, projectId: p.projectId } }),
-      carol.ops.getProjectById({ path: { spaceId: globexSpace, projectId: p.projectId } }),
-      carol.ops.getAll_2({ path: { spaceId } }),
-      carol.ops.createProject({ path: { spaceId }, body: { projectName: 'x' } }),
-      alice.ops.getProjectById({ path: { spaceId, projectId: 777_777 } }),
+      ctx.alice.ops.deleteProject({ path: { spaceId: other, projectId: p.projectId } }),
+      ctx.carol.ops.getProjectById({ path: { spaceId, projectId: p.projectId } }),
+      ctx.carol.ops.getProjectById({ path: { spaceId: globexSpace, projectId: p.projectId } }),
+      ctx.carol.ops.getAll_2({ path: { spaceId } }),
+      ctx.carol.ops.createProject({ path: { spaceId }, body: { projectName: 'x' } }),
+      ctx.alice.ops.getProjectById({ path: { spaceId, projectId: 777_777 } }),
     ];
     for (const call of wrong) expect((await rejection(call)).status).toBe(404);
     expect(
-      (await bob.ops.getProjectById({ path: { spaceId, projectId: p.projectId } })).projectName,
+      (await ctx.bob.ops.getProjectById({ path: { spaceId, projectId: p.projectId } })).projectName,
     ).toBe('Scoped');
   });
 
   it('shows the custom fields of the project and of its space', async () => {
-    const s = await alice.ops.createSpace({ body: { spaceName: 'CF' } });
-    const p1 = await alice.ops.createProject({
+    const s = await ctx.alice.ops.createSpace({ body: { spaceName: 'CF' } });
+    const p1 = await ctx.alice.ops.createProject({
       path: { spaceId: s.spaceId },
       body: { projectName: 'P1' },
     });
-    const p2 = await alice.ops.createProject({
+    const p2 = await ctx.alice.ops.createProject({
       path: { spaceId: s.spaceId },
       body: { projectName: 'P2' },
     });
     const base = {
-      orgId: server.orgs.acme,
-      createdBy: server.users.alice,
+      orgId: ctx.server.orgs.acme,
+      createdBy: ctx.server.users.alice,
       spaceId: s.spaceId,
-      now: server.deps.clock.now(),
+      now: ctx.server.deps.clock.now(),
     };
-    const spaceField = insertCustomField(server.deps.db, { ...base, name: 'Client', type: 'TEXT' });
-    const p1Field = insertCustomField(server.deps.db, {
+    const spaceField = insertCustomField(ctx.server.deps.db, {
+      ...base,
+      name: 'Client',
+      type: 'TEXT',
+    });
+    const p1Field = insertCustomField(ctx.server.deps.db, {
       ...base,
       name: 'Due',
       type: 'DATE',
       projectId: p1.projectId,
     });
-    insertCustomField(server.deps.db, {
+    insertCustomField(ctx.server.deps.db, {
       ...base,
       name: 'Other',
       type: 'TEXT',
       projectId: p2.projectId,
     });
-    const got = await alice.ops.getProjectById({
+    const got = await ctx.alice.ops.getProjectById({
       path: { spaceId: s.spaceId, projectId: p1.projectId },
     });
     expect(got.customFields?.map((f) => [f.taskCustomFieldId, f.fieldName, f.fieldType])).toEqual([
@@ -265,50 +262,51 @@ describe('Projects', () => {
   });
 
   it('deletes softly with its tasks and subtasks', async () => {
-    const p = await alice.ops.createProject({ path: { spaceId }, body: { projectName: 'Gone' } });
+    const p = await ctx.alice.ops.createProject({
+      path: { spaceId },
+      body: { projectName: 'Gone' },
+    });
     const path = { spaceId, projectId: p.projectId };
-    const t = await alice.createProjectTaskResolved({ path, body: { taskTitle: 'T' } });
-    const s = await alice.ops.createProjectSubtask({
+    const t = await ctx.alice.createProjectTaskResolved({ path, body: { taskTitle: 'T' } });
+    const s = await ctx.alice.ops.createProjectSubtask({
       path: { ...path, taskId: t.taskId },
       body: { taskTitle: 'S' },
     });
-    const since = server.deps.clock.now();
-    expect(await alice.ops.deleteProject({ path })).toEqual({});
-    expect((await rejection(alice.ops.getProjectById({ path }))).status).toBe(404);
-    expect((await rejection(alice.ops.getAllTasksInProject_1({ path }))).status).toBe(404);
-    const rows = server.deps.db
+    const since = ctx.server.deps.clock.now();
+    expect(await ctx.alice.ops.deleteProject({ path })).toEqual({});
+    expect((await rejection(ctx.alice.ops.getProjectById({ path }))).status).toBe(404);
+    expect((await rejection(ctx.alice.ops.getAllTasksInProject_1({ path }))).status).toBe(404);
+    const rows = ctx.server.deps.db
       .prepare('SELECT task_id, deleted FROM tasks WHERE project_id = ? ORDER BY task_id')
       .all(p.projectId);
     expect(rows).toEqual([
       { task_id: t.taskId, deleted: 1 },
       { task_id: s.taskId, deleted: 1 },
     ]);
-    const delta = await alice.ops.bulkProjects({ query: { modifiedSince: since } });
+    const delta = await ctx.alice.ops.bulkProjects({ query: { modifiedSince: since } });
     expect(delta.items.find((i) => i.projectId === p.projectId)).toMatchObject({ deleted: true });
     expect(delta.items.find((i) => i.projectId === p.projectId)?.deletedTime).toBeTruthy();
     expect(
-      (await alice.ops.getAll_2({ path: { spaceId } })).content.map((x) => x.projectId),
+      (await ctx.alice.ops.getAll_2({ path: { spaceId } })).content.map((x) => x.projectId),
     ).not.toContain(p.projectId);
   });
 });
 
 describe('Projects: the list', () => {
-  let server: TestServer;
-  let alice: ApiClient;
-  let raw: Awaited<ReturnType<typeof rawAs>>;
+  const ctx = suiteServer({
+    alice: signedIn('alice', 'acme'),
+    raw: (server) => rawAs(server, 'alice', 'acme'),
+  });
   let spaceId: number;
   const ids: Record<string, number> = {};
   let t0: number;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    alice = await clientFor(server, 'alice', 'acme');
-    const bob = await clientFor(server, 'bob', 'acme');
-    raw = await rawAs(server, 'alice', 'acme');
-    t0 = server.deps.clock.now();
-    spaceId = (await alice.ops.createSpace({ body: { spaceName: 'L' } })).spaceId;
-    const other = (await alice.ops.createSpace({ body: { spaceName: 'Elsewhere' } })).spaceId;
-    await alice.ops.createProject({
+    const bob = await clientFor(ctx.server, 'bob', 'acme');
+    t0 = ctx.server.deps.clock.now();
+    spaceId = (await ctx.alice.ops.createSpace({ body: { spaceName: 'L' } })).spaceId;
+    const other = (await ctx.alice.ops.createSpace({ body: { spaceName: 'Elsewhere' } })).spaceId;
+    await ctx.alice.ops.createProject({
       path: { spaceId: other },
       body: { projectName: 'Alpha elsewhere' },
     });
@@ -319,7 +317,7 @@ describe('Projects: the list', () => {
     ) => {
       ids[key] = (await c.ops.createProject({ path: { spaceId }, body })).projectId;
     };
-    await make(alice, 'alpha', {
+    await make(ctx.alice, 'alpha', {
       projectName: 'Alpha site',
       status: 'Active',
       priority: 'High',
@@ -327,7 +325,7 @@ describe('Projects: the list', () => {
       tags: ['web'],
       dueDate: iso(t0 - DAY),
     });
-    await make(alice, 'beta', {
+    await make(ctx.alice, 'beta', {
       projectName: 'Beta app',
       status: 'Completed',
       priority: 'Low',
@@ -337,28 +335,27 @@ describe('Projects: the list', () => {
     });
     await make(bob, 'gamma', {
       projectName: 'Gamma site',
-      members: [server.users.alice],
+      members: [ctx.server.users.alice],
       dueDate: iso(t0 + 3 * DAY),
       startDate: '2024-05-05T08:00:00Z',
     });
     await make(bob, 'delta', { projectName: 'Delta', priority: 'high', health: 'At Risk' });
     await bob.close();
   });
-  afterAll(async () => {
-    await alice.close();
-    await server.close();
-  });
 
   type Query = NonNullable<Parameters<ApiClient['ops']['getAll_2']>[0]['query']>;
   const keys = async (query: Query) => {
-    const page = await alice.ops.getAll_2({ path: { spaceId }, query: { size: 100, ...query } });
+    const page = await ctx.alice.ops.getAll_2({
+      path: { spaceId },
+      query: { size: 100, ...query },
+    });
     return page.content
       .map((p) => Object.entries(ids).find(([, id]) => id === p.projectId)?.[0])
       .sort();
   };
 
   it('lists the projects of the space only, paged and sorted', async () => {
-    const page = await alice.ops.getAll_2({
+    const page = await ctx.alice.ops.getAll_2({
       path: { spaceId },
       query: { size: 3, sort: ['projectName,desc'] },
     });
@@ -371,7 +368,7 @@ describe('Projects: the list', () => {
       numberOfElements: 3,
     });
     expect(page.content.map((p) => p.projectName)).toEqual(['Gamma site', 'Delta', 'Beta app']);
-    const byDue = await alice.ops.getAll_2({
+    const byDue = await ctx.alice.ops.getAll_2({
       path: { spaceId },
       query: { sort: ['dueDate,asc', 'projectId,desc'] },
     });
@@ -381,7 +378,7 @@ describe('Projects: the list', () => {
       'Gamma site',
       'Delta',
     ]);
-    const bad = await raw('GET', `/v1/spaces/${spaceId}/projects?sort=status,asc`);
+    const bad = await ctx.raw('GET', `/v1/spaces/${spaceId}/projects?sort=status,asc`);
     expect(bad.status).toBe(400);
     expect(bad.fields).toContain('sort');
   });
@@ -394,8 +391,8 @@ describe('Projects: the list', () => {
     expect(await keys({ health: ['at risk', 'off track'] })).toEqual(['alpha', 'delta']);
     expect(await keys({ tags: ['WEB'] })).toEqual(['alpha', 'beta']);
     expect(await keys({ tags: ['mobile'] })).toEqual(['beta']);
-    expect(await keys({ creators: [server.users.bob] })).toEqual(['delta', 'gamma']);
-    expect(await keys({ members: [server.users.alice] })).toEqual(['alpha', 'beta', 'gamma']);
+    expect(await keys({ creators: [ctx.server.users.bob] })).toEqual(['delta', 'gamma']);
+    expect(await keys({ members: [ctx.server.users.alice] })).toEqual(['alpha', 'beta', 'gamma']);
     expect(await keys({ isPublic: false })).toEqual(['beta']);
     expect(await keys({ isPublic: true })).toEqual(['alpha', 'delta', 'gamma']);
   });
@@ -409,7 +406,7 @@ describe('Projects: the list', () => {
     expect(await keys({ startDate: '2024-05-05' })).toEqual(['gamma']);
     expect(await keys({ createdTime: iso(t0) })).toHaveLength(4);
     expect(await keys({ modifiedTime: '1999-12-31' })).toEqual([]);
-    expect((await raw('GET', `/v1/spaces/${spaceId}/projects?isPublic=yes`)).fields).toContain(
+    expect((await ctx.raw('GET', `/v1/spaces/${spaceId}/projects?isPublic=yes`)).fields).toContain(
       'isPublic',
     );
   });

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadRules } from '../../shared/api';
-import type { ApiClient, UploadFile } from '../../sync/api';
-import { clientFor } from '../support/client';
+import type { UploadFile } from '../../sync/api';
 import {
   clientWithUploadRules,
   failure,
@@ -19,65 +18,60 @@ import {
   taskModifiedTime,
   taskWorld,
 } from '../support/fixtures-items';
-import { startTestServer, type TestServer } from '../support/server';
+import { signedIn, suiteServer } from './support';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 /** The 8 signature bytes and a bit: the server stores bytes, it does not parse images. */
 const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 1, 2, 3]);
 
 describe('Task Attachments', () => {
-  let server: TestServer;
-  let alice: ApiClient;
-  let carol: ApiClient;
-  let aliceInGlobex: ApiClient;
-  /** The client's own checks off, so that the server's are what refuses. */
-  let lax: ApiClient;
+  const ctx = suiteServer({
+    alice: signedIn('alice', 'acme'),
+    carol: signedIn('carol', 'globex'),
+    aliceInGlobex: signedIn('alice', 'globex'),
+    /** The client's own checks off, so that the server's are what refuses. */
+    lax: (server) =>
+      clientWithUploadRules(server, 'alice', 'acme', {
+        maxFiles: 100,
+        maxFileBytes: 1024 * 1024 * 1024,
+        allowedExtensions: [...uploadRules.allowedExtensions, 'exe'],
+      }),
+  });
   let world: ReturnType<typeof taskWorld>;
   let tmp: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
     world = taskWorld(
-      server.deps.db,
-      { orgId: server.orgs.acme, userId: server.users.alice },
-      server.deps.clock.now(),
+      ctx.server.deps.db,
+      { orgId: ctx.server.orgs.acme, userId: ctx.server.users.alice },
+      ctx.server.deps.clock.now(),
     );
-    alice = await clientFor(server, 'alice', 'acme');
-    carol = await clientFor(server, 'carol', 'globex');
-    aliceInGlobex = await clientFor(server, 'alice', 'globex');
-    lax = await clientWithUploadRules(server, 'alice', 'acme', {
-      maxFiles: 100,
-      maxFileBytes: 1024 * 1024 * 1024,
-      allowedExtensions: [...uploadRules.allowedExtensions, 'exe'],
-    });
     tmp = await mkdtemp(join(tmpdir(), 'wm-att-test-'));
   });
   afterAll(async () => {
-    await Promise.all([alice.close(), carol.close(), aliceInGlobex.close(), lax.close()]);
-    await server.close();
     await rm(tmp, { recursive: true, force: true });
   });
 
   const newTask = () =>
     insertTask(
-      server.deps.db,
-      { orgId: server.orgs.acme, userId: server.users.alice },
-      server.deps.clock.now(),
+      ctx.server.deps.db,
+      { orgId: ctx.server.orgs.acme, userId: ctx.server.users.alice },
+      ctx.server.deps.clock.now(),
     );
-  const storedFiles = () => readdirSync(server.deps.filesDir).sort();
+  const storedFiles = () => readdirSync(ctx.server.deps.filesDir).sort();
   const rowCount = () =>
-    (server.deps.db.prepare('SELECT COUNT(*) AS n FROM attachments').get() as { n: number }).n;
+    (ctx.server.deps.db.prepare('SELECT COUNT(*) AS n FROM attachments').get() as { n: number }).n;
 
   it('uploads several files with progress; answers them in the order sent', async () => {
     const taskId = newTask();
-    const before = taskModifiedTime(server.deps.db, taskId);
+    const before = taskModifiedTime(ctx.server.deps.db, taskId);
     const progress: [number, number][] = [];
     const files: UploadFile[] = [
       { name: 'notes.txt', data: bytes('hello, world') },
       { name: 'logo.png', data: png },
       { name: 'Report.PDF', data: bytes('%PDF-1.4 fake') },
     ];
-    const created = await alice.ops.uploadTaskAttachments({
+    const created = await ctx.alice.ops.uploadTaskAttachments({
       path: { taskId },
       files,
       onProgress: (sent, total) => progress.push([sent, total]),
@@ -91,7 +85,7 @@ describe('Task Attachments', () => {
       'application/pdf',
     ]);
     expect(created[0]).toMatchObject({ taskId, subtaskId: null, projectId: null });
-    expect(created[0]?.createdBy?.userId).toBe(server.users.alice);
+    expect(created[0]?.createdBy?.userId).toBe(ctx.server.users.alice);
     expect(created[0]?.downloadUrl).toBe(
       `/v1/tasks/${taskId}/attachments/${created[0]?.attachmentId}/content`,
     );
@@ -102,26 +96,26 @@ describe('Task Attachments', () => {
     const [lastSent, total] = progress.at(-1)!;
     expect(lastSent).toBe(total);
     expect(total).toBeGreaterThan(12 + png.byteLength + 13);
-    expect(taskModifiedTime(server.deps.db, taskId)).toBeGreaterThan(before);
+    expect(taskModifiedTime(ctx.server.deps.db, taskId)).toBeGreaterThan(before);
   });
 
   it('lists oldest first with state, gets one, and serves the same bytes', async () => {
     const taskId = newTask();
-    const [first] = await alice.ops.uploadTaskAttachments({
+    const [first] = await ctx.alice.ops.uploadTaskAttachments({
       path: { taskId },
       files: [{ name: 'a.txt', data: bytes('first') }],
     });
-    const later = await alice.ops.uploadTaskAttachments({
+    const later = await ctx.alice.ops.uploadTaskAttachments({
       path: { taskId },
       files: [
         { name: 'b.png', data: png },
         { name: 'c.json', data: bytes('{"a":1}') },
       ],
     });
-    const list = await alice.ops.getTaskAttachments({ path: { taskId } });
+    const list = await ctx.alice.ops.getTaskAttachments({ path: { taskId } });
     expect(list.map((a) => a.fileName)).toEqual(['a.txt', 'b.png', 'c.json']);
     for (const a of list) expect([a.completedBytes, a.totalSize]).toEqual([a.size, a.size]);
-    const one = await alice.ops.getTaskAttachment({
+    const one = await ctx.alice.ops.getTaskAttachment({
       path: { taskId, attachmentId: later[0]!.attachmentId },
     });
     expect(one).toMatchObject({
@@ -130,12 +124,12 @@ describe('Task Attachments', () => {
       completedBytes: png.byteLength,
       totalSize: png.byteLength,
     });
-    const content = await alice.ops.getTaskAttachmentContent({
+    const content = await ctx.alice.ops.getTaskAttachmentContent({
       path: { taskId, attachmentId: later[0]!.attachmentId },
     });
     expect([...content.bytes]).toEqual([...png]);
     expect(content.contentType).toBe('image/png');
-    const text = await alice.ops.getTaskAttachmentContent({
+    const text = await ctx.alice.ops.getTaskAttachmentContent({
       path: { taskId, attachmentId: first!.attachmentId },
     });
     expect(new TextDecoder().decode(text.bytes)).toBe('first');
@@ -143,7 +137,7 @@ describe('Task Attachments', () => {
 
   it('rename keeps the stored extension, also when the user types it', async () => {
     const taskId = newTask();
-    const [pdf, upper, txt] = await alice.ops.uploadTaskAttachments({
+    const [pdf, upper, txt] = await ctx.alice.ops.uploadTaskAttachments({
       path: { taskId },
       files: [
         { name: 'draft.pdf', data: bytes('%PDF') },
@@ -152,7 +146,7 @@ describe('Task Attachments', () => {
       ],
     });
     const rename = (attachmentId: number, fileName: string) =>
-      alice.ops.renameTaskAttachment({ path: { taskId, attachmentId }, body: { fileName } });
+      ctx.alice.ops.renameTaskAttachment({ path: { taskId, attachmentId }, body: { fileName } });
     expect((await rename(pdf!.attachmentId, 'Quarterly')).fileName).toBe('Quarterly.pdf');
     expect((await rename(pdf!.attachmentId, 'report.pdf')).fileName).toBe('report.pdf');
     expect((await rename(pdf!.attachmentId, 'report.PDF')).fileName).toBe('report.pdf');
@@ -165,11 +159,11 @@ describe('Task Attachments', () => {
       attachmentId: txt!.attachmentId,
     });
     expect(
-      (await alice.ops.getTaskAttachment({ path: { taskId, attachmentId: txt!.attachmentId } }))
+      (await ctx.alice.ops.getTaskAttachment({ path: { taskId, attachmentId: txt!.attachmentId } }))
         .fileName,
     ).toBe('notes.txt');
     // Only the extension, a blank or a path: refused by the server, the name unchanged.
-    const raw = await rawCaller(server, 'alice', 'acme');
+    const raw = await rawCaller(ctx.server, 'alice', 'acme');
     for (const fileName of ['.pdf', '   ', 'a/b']) {
       const res = await raw('PUT', `/v1/tasks/${taskId}/attachments/${pdf!.attachmentId}`, {
         fileName,
@@ -177,14 +171,14 @@ describe('Task Attachments', () => {
       expect(res.status).toBe(400);
     }
     expect(
-      (await alice.ops.getTaskAttachment({ path: { taskId, attachmentId: pdf!.attachmentId } }))
+      (await ctx.alice.ops.getTaskAttachment({ path: { taskId, attachmentId: pdf!.attachmentId } }))
         .fileName,
     ).toBe('report.txt.pdf');
   });
 
   it('delete answers 204, removes the row and the stored file, and touches the task', async () => {
     const taskId = newTask();
-    const [keep, drop] = await alice.ops.uploadTaskAttachments({
+    const [keep, drop] = await ctx.alice.ops.uploadTaskAttachments({
       path: { taskId },
       files: [
         { name: 'keep.txt', data: bytes('keep') },
@@ -192,33 +186,35 @@ describe('Task Attachments', () => {
       ],
     });
     const storedName = (
-      server.deps.db
+      ctx.server.deps.db
         .prepare('SELECT stored_name FROM attachments WHERE attachment_id = ?')
         .get(drop!.attachmentId) as {
         stored_name: string;
       }
     ).stored_name;
     expect(storedFiles()).toContain(storedName);
-    const before = taskModifiedTime(server.deps.db, taskId);
-    const raw = await rawCaller(server, 'alice', 'acme');
+    const before = taskModifiedTime(ctx.server.deps.db, taskId);
+    const raw = await rawCaller(ctx.server, 'alice', 'acme');
     const res = await raw('DELETE', `/v1/tasks/${taskId}/attachments/${drop!.attachmentId}`);
     expect(res.status).toBe(204);
     expect(await res.text()).toBe('');
     expect(storedFiles()).not.toContain(storedName);
-    expect(taskModifiedTime(server.deps.db, taskId)).toBeGreaterThan(before);
+    expect(taskModifiedTime(ctx.server.deps.db, taskId)).toBeGreaterThan(before);
     expect(
-      (await alice.ops.getTaskAttachments({ path: { taskId } })).map((a) => a.fileName),
+      (await ctx.alice.ops.getTaskAttachments({ path: { taskId } })).map((a) => a.fileName),
     ).toEqual(['keep.txt']);
     const path = { taskId, attachmentId: drop!.attachmentId };
     const gone = await Promise.all([
-      failure(alice.ops.getTaskAttachment({ path })),
-      failure(alice.ops.getTaskAttachmentContent({ path })),
-      failure(alice.ops.deleteTaskAttachment({ path })),
+      failure(ctx.alice.ops.getTaskAttachment({ path })),
+      failure(ctx.alice.ops.getTaskAttachmentContent({ path })),
+      failure(ctx.alice.ops.deleteTaskAttachment({ path })),
     ]);
     expect(gone.map((e) => e.status)).toEqual([404, 404, 404]);
     // Through the client as well.
-    await alice.ops.deleteTaskAttachment({ path: { taskId, attachmentId: keep!.attachmentId } });
-    expect(await alice.ops.getTaskAttachments({ path: { taskId } })).toEqual([]);
+    await ctx.alice.ops.deleteTaskAttachment({
+      path: { taskId, attachmentId: keep!.attachmentId },
+    });
+    expect(await ctx.alice.ops.getTaskAttachments({ path: { taskId } })).toEqual([]);
   });
 
   describe('refused uploads store nothing', () => {
@@ -229,15 +225,15 @@ describe('Task Attachments', () => {
       const taskId = world.personal;
       const files = storedFiles();
       const rowsBefore = rowCount();
-      const touched = taskModifiedTime(server.deps.db, taskId);
+      const touched = taskModifiedTime(ctx.server.deps.db, taskId);
       const answer = await send();
       expect(answer.status).toBe(status);
       expect(storedFiles()).toEqual(files);
       expect(rowCount()).toBe(rowsBefore);
-      expect(taskModifiedTime(server.deps.db, taskId)).toBe(touched);
+      expect(taskModifiedTime(ctx.server.deps.db, taskId)).toBe(touched);
     };
     const upload = (files: UploadFile[]) =>
-      failure(lax.ops.uploadTaskAttachments({ path: { taskId: world.personal }, files }));
+      failure(ctx.lax.ops.uploadTaskAttachments({ path: { taskId: world.personal }, files }));
 
     it('11 files → 400', async () => {
       const eleven = Array.from({ length: 11 }, (_, i) => ({
@@ -247,13 +243,13 @@ describe('Task Attachments', () => {
       await expectNothingStored(() => upload(eleven), 400);
       // The client refuses it on its own, before sending anything.
       const local = await failure(
-        alice.ops.uploadTaskAttachments({ path: { taskId: world.personal }, files: eleven }),
+        ctx.alice.ops.uploadTaskAttachments({ path: { taskId: world.personal }, files: eleven }),
       );
       expect(local.kind).toBe('validation');
     });
 
     it('an empty file → 400, even beside a good one', async () => {
-      const raw = await rawCaller(server, 'alice', 'acme');
+      const raw = await rawCaller(ctx.server, 'alice', 'acme');
       await expectNothingStored(async () => {
         const form = new FormData();
         form.append('files', new Blob([bytes('fine')], { type: 'text/plain' }), 'good.txt');
@@ -263,7 +259,7 @@ describe('Task Attachments', () => {
     });
 
     it('no file at all → 400', async () => {
-      const raw = await rawCaller(server, 'alice', 'acme');
+      const raw = await rawCaller(ctx.server, 'alice', 'acme');
       await expectNothingStored(async () => {
         const form = new FormData();
         form.append('note', 'no files here');
@@ -301,19 +297,19 @@ describe('Task Attachments', () => {
       await writeFile(edge, '');
       await truncate(edge, uploadRules.maxFileBytes);
       const taskId = newTask();
-      const [a] = await alice.ops.uploadTaskAttachments({
+      const [a] = await ctx.alice.ops.uploadTaskAttachments({
         path: { taskId },
         files: [{ name: 'edge.zip', data: edge }],
       });
       expect(a?.size).toBe(uploadRules.maxFileBytes);
-      await alice.ops.deleteTaskAttachment({ path: { taskId, attachmentId: a!.attachmentId } });
+      await ctx.alice.ops.deleteTaskAttachment({ path: { taskId, attachmentId: a!.attachmentId } });
     });
 
     it('an upload to a task of another org → 404, its files discarded', async () => {
       await expectNothingStored(
         () =>
           failure(
-            carol.ops.uploadTaskAttachments({
+            ctx.carol.ops.uploadTaskAttachments({
               path: { taskId: world.personal },
               files: [{ name: 'x.txt', data: bytes('x') }],
             }),
@@ -326,15 +322,15 @@ describe('Task Attachments', () => {
   describe('on subtasks', () => {
     it('uploads, lists, gets, renames, serves and deletes under the subtask', async () => {
       const path = { taskId: world.personal, subtaskId: world.personalSub };
-      const before = taskModifiedTime(server.deps.db, world.personalSub);
-      const [a, b] = await alice.ops.uploadSubtaskAttachments({
+      const before = taskModifiedTime(ctx.server.deps.db, world.personalSub);
+      const [a, b] = await ctx.alice.ops.uploadSubtaskAttachments({
         path,
         files: [
           { name: 'one.md', data: bytes('# one') },
           { name: 'two.csv', data: bytes('a,b\n1,2\n') },
         ],
       });
-      expect(taskModifiedTime(server.deps.db, world.personalSub)).toBeGreaterThan(before);
+      expect(taskModifiedTime(ctx.server.deps.db, world.personalSub)).toBeGreaterThan(before);
       expect(a).toMatchObject({
         taskId: world.personal,
         subtaskId: world.personalSub,
@@ -343,44 +339,49 @@ describe('Task Attachments', () => {
       expect(a?.downloadUrl).toBe(
         `/v1/tasks/${world.personal}/subtasks/${world.personalSub}/attachments/${a?.attachmentId}/content`,
       );
-      expect((await alice.ops.getSubtaskAttachments({ path })).map((x) => x.fileName)).toEqual([
+      expect((await ctx.alice.ops.getSubtaskAttachments({ path })).map((x) => x.fileName)).toEqual([
         'one.md',
         'two.csv',
       ]);
       expect(
-        (await alice.ops.getSubtaskAttachment({ path: { ...path, attachmentId: b!.attachmentId } }))
-          .totalSize,
+        (
+          await ctx.alice.ops.getSubtaskAttachment({
+            path: { ...path, attachmentId: b!.attachmentId },
+          })
+        ).totalSize,
       ).toBe(8);
       expect(
         (
-          await alice.ops.renameSubtaskAttachment({
+          await ctx.alice.ops.renameSubtaskAttachment({
             path: { ...path, attachmentId: a!.attachmentId },
             body: { fileName: 'first' },
           })
         ).fileName,
       ).toBe('first.md');
-      const content = await alice.ops.getSubtaskAttachmentContent({
+      const content = await ctx.alice.ops.getSubtaskAttachmentContent({
         path: { ...path, attachmentId: b!.attachmentId },
       });
       expect(new TextDecoder().decode(content.bytes)).toBe('a,b\n1,2\n');
-      await alice.ops.deleteSubtaskAttachment({ path: { ...path, attachmentId: a!.attachmentId } });
-      expect((await alice.ops.getSubtaskAttachments({ path })).map((x) => x.fileName)).toEqual([
+      await ctx.alice.ops.deleteSubtaskAttachment({
+        path: { ...path, attachmentId: a!.attachmentId },
+      });
+      expect((await ctx.alice.ops.getSubtaskAttachments({ path })).map((x) => x.fileName)).toEqual([
         'two.csv',
       ]);
       // The parent task's list is its own.
       expect(
-        (await alice.ops.getTaskAttachments({ path: { taskId: world.personal } })).map(
+        (await ctx.alice.ops.getTaskAttachments({ path: { taskId: world.personal } })).map(
           (x) => x.fileName,
         ),
       ).not.toContain('two.csv');
     });
 
     it('checks the nesting: wrong parent or an attachment of another holder → 404', async () => {
-      const [onTask] = await alice.ops.uploadTaskAttachments({
+      const [onTask] = await ctx.alice.ops.uploadTaskAttachments({
         path: { taskId: world.projectTask },
         files: [{ name: 't.txt', data: bytes('t') }],
       });
-      const [onSub] = await alice.ops.uploadSubtaskAttachments({
+      const [onSub] = await ctx.alice.ops.uploadSubtaskAttachments({
         path: { taskId: world.projectTask, subtaskId: world.projectSub },
         files: [{ name: 's.txt', data: bytes('s') }],
       });
@@ -392,31 +393,31 @@ describe('Task Attachments', () => {
       };
       const underTask = { taskId: world.projectTask, attachmentId: onSub!.attachmentId };
       const errors = await Promise.all([
-        failure(alice.ops.getSubtaskAttachments({ path: wrongParent })),
+        failure(ctx.alice.ops.getSubtaskAttachments({ path: wrongParent })),
         failure(
-          alice.ops.uploadSubtaskAttachments({
+          ctx.alice.ops.uploadSubtaskAttachments({
             path: wrongParent,
             files: [{ name: 'x.txt', data: bytes('x') }],
           }),
         ),
         failure(
-          alice.ops.getSubtaskAttachment({
+          ctx.alice.ops.getSubtaskAttachment({
             path: { ...wrongParent, attachmentId: onSub!.attachmentId },
           }),
         ),
-        failure(alice.ops.getSubtaskAttachment({ path: underSub })),
-        failure(alice.ops.renameSubtaskAttachment({ path: underSub, body: { fileName: 'x' } })),
-        failure(alice.ops.deleteSubtaskAttachment({ path: underSub })),
-        failure(alice.ops.getSubtaskAttachmentContent({ path: underSub })),
-        failure(alice.ops.getTaskAttachment({ path: underTask })),
-        failure(alice.ops.renameTaskAttachment({ path: underTask, body: { fileName: 'x' } })),
-        failure(alice.ops.deleteTaskAttachment({ path: underTask })),
-        failure(alice.ops.getTaskAttachmentContent({ path: underTask })),
+        failure(ctx.alice.ops.getSubtaskAttachment({ path: underSub })),
+        failure(ctx.alice.ops.renameSubtaskAttachment({ path: underSub, body: { fileName: 'x' } })),
+        failure(ctx.alice.ops.deleteSubtaskAttachment({ path: underSub })),
+        failure(ctx.alice.ops.getSubtaskAttachmentContent({ path: underSub })),
+        failure(ctx.alice.ops.getTaskAttachment({ path: underTask })),
+        failure(ctx.alice.ops.renameTaskAttachment({ path: underTask, body: { fileName: 'x' } })),
+        failure(ctx.alice.ops.deleteTaskAttachment({ path: underTask })),
+        failure(ctx.alice.ops.getTaskAttachmentContent({ path: underTask })),
       ]);
       expect(errors.map((e) => e.status)).toEqual(Array(11).fill(404));
       expect(
         (
-          await alice.ops.getTaskAttachment({
+          await ctx.alice.ops.getTaskAttachment({
             path: { taskId: world.projectTask, attachmentId: onTask!.attachmentId },
           })
         ).fileName,
@@ -425,13 +426,13 @@ describe('Task Attachments', () => {
   });
 
   it('another org gets 404 for every task and subtask attachment operation', async () => {
-    const [a] = await alice.ops.uploadTaskAttachments({
+    const [a] = await ctx.alice.ops.uploadTaskAttachments({
       path: { taskId: world.personal },
       files: [{ name: 'p.txt', data: bytes('p') }],
     });
     const t = { taskId: world.personal, attachmentId: a!.attachmentId };
     const s = { taskId: world.personal, subtaskId: world.personalSub };
-    for (const other of [carol, aliceInGlobex]) {
+    for (const other of [ctx.carol, ctx.aliceInGlobex]) {
       const errors = await Promise.all([
         failure(other.ops.getTaskAttachments({ path: { taskId: world.personal } })),
         failure(other.ops.getTaskAttachment({ path: t })),
@@ -448,6 +449,6 @@ describe('Task Attachments', () => {
       ]);
       expect(errors.map((e) => e.status)).toEqual(Array(7).fill(404));
     }
-    expect((await alice.ops.getTaskAttachment({ path: t })).fileName).toBe('p.txt');
+    expect((await ctx.alice.ops.getTaskAttachment({ path: t })).fileName).toBe('p.txt');
   });
 });

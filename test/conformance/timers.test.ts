@@ -4,10 +4,9 @@
  * with each 409, running time excluding pauses, one active timer per user, stop at an endTime,
  * edits, ranges and manual time, personal versus project tasks, ownership, and timesheets.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClock } from '../../server/clock';
 import type { ApiClient } from '../../sync/api';
-import { clientFor } from '../support/client';
 import {
   advanceClock,
   failure,
@@ -16,66 +15,57 @@ import {
   rawCaller,
   taskWorld,
 } from '../support/fixtures-items';
-import { startTestServer, type TestServer } from '../support/server';
+import { aliceBobCarol, signedIn, suiteServer } from './support';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
 describe('Task Timer', () => {
-  let server: TestServer;
-  let alice: ApiClient;
-  let bob: ApiClient;
-  let carol: ApiClient;
-  let aliceInGlobex: ApiClient;
+  const frozen = Date.now();
+  // Tokens outlive the clock moves below, so no refresh happens mid-test.
+  const ctx = suiteServer(
+    { ...aliceBobCarol, aliceInGlobex: signedIn('alice', 'globex') },
+    { clock: createClock(() => frozen), accessTtlSec: 30 * 24 * 3600 },
+  );
   let world: ReturnType<typeof taskWorld>;
   let otherProject: { projectId: number; task: number };
   let globex: { projectId: number; task: number; personal: number };
 
-  const now = () => server.deps.clock.now();
-  const advance = (ms: number) => advanceClock(server, ms);
+  const now = () => ctx.server.deps.clock.now();
+  const advance = (ms: number) => advanceClock(ctx.server, ms);
 
-  beforeAll(async () => {
-    const frozen = Date.now();
-    // Tokens outlive the clock moves below, so no refresh happens mid-test.
-    server = await startTestServer({
-      clock: createClock(() => frozen),
-      accessTtlSec: 30 * 24 * 3600,
-    });
-    const { db } = server.deps;
-    const acme = { orgId: server.orgs.acme, userId: server.users.alice };
+  beforeAll(() => {
+    const { db } = ctx.server.deps;
+    const acme = { orgId: ctx.server.orgs.acme, userId: ctx.server.users.alice };
     world = taskWorld(db, acme, now());
     const p2 = insertProject(db, acme, world.spaceId, now(), 'Other project');
     otherProject = {
       projectId: p2,
       task: insertTask(db, acme, now(), { spaceId: world.spaceId, projectId: p2 }),
     };
-    const g = taskWorld(db, { orgId: server.orgs.globex, userId: server.users.carol }, now());
+    const g = taskWorld(
+      db,
+      { orgId: ctx.server.orgs.globex, userId: ctx.server.users.carol },
+      now(),
+    );
     globex = { projectId: g.projectId, task: g.projectTask, personal: g.personal };
-    alice = await clientFor(server, 'alice', 'acme');
-    bob = await clientFor(server, 'bob', 'acme');
-    carol = await clientFor(server, 'carol', 'globex');
-    aliceInGlobex = await clientFor(server, 'alice', 'globex');
-  });
-  afterAll(async () => {
-    await Promise.all([alice.close(), bob.close(), carol.close(), aliceInGlobex.close()]);
-    await server.close();
   });
   beforeEach(() => {
-    server.deps.db.prepare('DELETE FROM timers').run();
+    ctx.server.deps.db.prepare('DELETE FROM timers').run();
   });
 
   const personal = () => ({ taskId: world.personal });
-  const startPersonal = (c: ApiClient = alice, body = {}) =>
+  const startPersonal = (c: ApiClient = ctx.alice, body = {}) =>
     c.ops.startTimer({ path: personal(), body });
 
   it('start, pause, resume, stop: durations count running time only', async () => {
     const t0 = now();
-    const started = await startPersonal(alice, { notes: 'deep work' });
+    const started = await startPersonal(ctx.alice, { notes: 'deep work' });
     expect(started).toMatchObject({
       state: 'RUNNING',
       taskId: world.personal,
       projectId: null,
-      userId: server.users.alice,
+      userId: ctx.server.users.alice,
       startTime: t0,
       endTime: null,
       durationSeconds: 0,
@@ -84,20 +74,20 @@ describe('Task Timer', () => {
     });
     const track = { trackId: started.trackId };
     await advance(61_500);
-    const paused = await alice.ops.pauseTimer({ path: track });
+    const paused = await ctx.alice.ops.pauseTimer({ path: track });
     expect(paused).toMatchObject({ state: 'PAUSED', durationSeconds: 61 });
     await advance(30 * MIN);
-    const [active] = await alice.ops.getActiveTimers();
+    const [active] = await ctx.alice.ops.getActiveTimers();
     expect(active).toMatchObject({
       trackId: started.trackId,
       state: 'PAUSED',
       durationSeconds: 61,
     });
-    const resumed = await alice.ops.resumeTimer({ path: track });
+    const resumed = await ctx.alice.ops.resumeTimer({ path: track });
     expect(resumed).toMatchObject({ state: 'RUNNING', durationSeconds: 61 });
     await advance(45_000);
-    expect((await alice.ops.getTaskTimers({ path: personal() }))[0]?.durationSeconds).toBe(106);
-    const stopped = await alice.ops.stopTimer({ path: track, body: {} });
+    expect((await ctx.alice.ops.getTaskTimers({ path: personal() }))[0]?.durationSeconds).toBe(106);
+    const stopped = await ctx.alice.ops.stopTimer({ path: track, body: {} });
     expect(stopped).toMatchObject({
       state: 'STOPPED',
       durationSeconds: 106,
@@ -106,14 +96,14 @@ describe('Task Timer', () => {
       notes: 'deep work',
     });
     await advance(10 * MIN);
-    expect((await alice.ops.getTaskTimers({ path: personal() }))[0]?.durationSeconds).toBe(106);
-    expect(await alice.ops.getActiveTimers()).toEqual([]);
+    expect((await ctx.alice.ops.getTaskTimers({ path: personal() }))[0]?.durationSeconds).toBe(106);
+    expect(await ctx.alice.ops.getActiveTimers()).toEqual([]);
   });
 
   it('every move the state table does not allow is a 409 and changes nothing', async () => {
     const t = await startPersonal();
     const track = { trackId: t.trackId };
-    const snapshot = async () => alice.ops.getTaskTimers({ path: personal() });
+    const snapshot = async () => ctx.alice.ops.getTaskTimers({ path: personal() });
     const conflicts = async (calls: (() => Promise<unknown>)[]) => {
       const before = await snapshot();
       const errors = await Promise.all(calls.map((call) => failure(call())));
@@ -123,31 +113,31 @@ describe('Task Timer', () => {
     // RUNNING: no second start anywhere, no resume.
     await conflicts([
       () => startPersonal(),
-      () => alice.ops.startTimer({ path: { taskId: world.personalSub }, body: {} }),
+      () => ctx.alice.ops.startTimer({ path: { taskId: world.personalSub }, body: {} }),
       () =>
-        alice.ops.startProjectTaskTimer({
+        ctx.alice.ops.startProjectTaskTimer({
           path: { projectId: world.projectId, taskId: world.projectTask },
           body: {},
         }),
-      () => alice.ops.resumeTimer({ path: track }),
+      () => ctx.alice.ops.resumeTimer({ path: track }),
     ]);
-    await alice.ops.pauseTimer({ path: track });
+    await ctx.alice.ops.pauseTimer({ path: track });
     // PAUSED: still active, so no start; no second pause.
     await conflicts([
       () => startPersonal(),
       () =>
-        alice.ops.startProjectTaskTimer({
+        ctx.alice.ops.startProjectTaskTimer({
           path: { projectId: world.projectId, taskId: world.projectTask },
           body: {},
         }),
-      () => alice.ops.pauseTimer({ path: track }),
+      () => ctx.alice.ops.pauseTimer({ path: track }),
     ]);
-    await alice.ops.stopTimer({ path: track, body: {} });
+    await ctx.alice.ops.stopTimer({ path: track, body: {} });
     // STOPPED: nothing moves it any more.
     await conflicts([
-      () => alice.ops.pauseTimer({ path: track }),
-      () => alice.ops.resumeTimer({ path: track }),
-      () => alice.ops.stopTimer({ path: track, body: {} }),
+      () => ctx.alice.ops.pauseTimer({ path: track }),
+      () => ctx.alice.ops.resumeTimer({ path: track }),
+      () => ctx.alice.ops.stopTimer({ path: track, body: {} }),
     ]);
     // And a new start is allowed again.
     expect((await startPersonal()).state).toBe('RUNNING');
@@ -156,20 +146,21 @@ describe('Task Timer', () => {
   it('one active timer per user and org', async () => {
     const mine = await startPersonal();
     // Other users, and the same user in another org, are independent.
-    expect((await startPersonal(bob)).state).toBe('RUNNING');
+    expect((await startPersonal(ctx.bob)).state).toBe('RUNNING');
     expect(
-      (await aliceInGlobex.ops.startTimer({ path: { taskId: globex.personal }, body: {} })).state,
+      (await ctx.aliceInGlobex.ops.startTimer({ path: { taskId: globex.personal }, body: {} }))
+        .state,
     ).toBe('RUNNING');
     expect((await failure(startPersonal())).status).toBe(409);
-    const active = server.deps.db
+    const active = ctx.server.deps.db
       .prepare(
         "SELECT COUNT(*) AS n FROM timers WHERE user_id = ? AND org_id = ? AND state <> 'STOPPED'",
       )
-      .get(server.users.alice, server.orgs.acme);
+      .get(ctx.server.users.alice, ctx.server.orgs.acme);
     expect(active).toEqual({ n: 1 });
-    expect((await alice.ops.getActiveTimers()).map((t) => t.trackId)).toEqual([mine.trackId]);
+    expect((await ctx.alice.ops.getActiveTimers()).map((t) => t.trackId)).toEqual([mine.trackId]);
     // Deleting the active timer frees the slot as stopping does.
-    await alice.ops.deleteTimeTracker({ path: { trackId: mine.trackId } });
+    await ctx.alice.ops.deleteTimeTracker({ path: { trackId: mine.trackId } });
     expect((await startPersonal()).state).toBe('RUNNING');
   });
 
@@ -178,23 +169,25 @@ describe('Task Timer', () => {
     const t = await startPersonal();
     const track = { trackId: t.trackId };
     await advance(MIN);
-    await alice.ops.pauseTimer({ path: track });
+    await ctx.alice.ops.pauseTimer({ path: track });
     await advance(MIN);
-    await alice.ops.resumeTimer({ path: track });
+    await ctx.alice.ops.resumeTimer({ path: track });
     await advance(MIN);
     for (const endTime of [now() + 1, t0 + 2 * MIN - 1]) {
-      const e = await failure(alice.ops.stopTimer({ path: track, body: { endTime } }));
+      const e = await failure(ctx.alice.ops.stopTimer({ path: track, body: { endTime } }));
       expect(e.status).toBe(400);
       expect(e.fieldErrors.map((f) => f.field)).toContain('endTime');
     }
     // Stop is no edit: a start time other than the stored one is refused, the stored one echoed back is fine.
-    const moved = await failure(alice.ops.stopTimer({ path: track, body: { startTime: t0 - 1 } }));
+    const moved = await failure(
+      ctx.alice.ops.stopTimer({ path: track, body: { startTime: t0 - 1 } }),
+    );
     expect(moved.fieldErrors.map((f) => f.field)).toContain('startTime');
-    expect((await alice.ops.getActiveTimers())[0]).toMatchObject({
+    expect((await ctx.alice.ops.getActiveTimers())[0]).toMatchObject({
       state: 'RUNNING',
       durationSeconds: 120,
     });
-    const stopped = await alice.ops.stopTimer({
+    const stopped = await ctx.alice.ops.stopTimer({
       path: track,
       body: { endTime: t0 + 2 * MIN + 30_000, startTime: t0 },
     });
@@ -207,10 +200,10 @@ describe('Task Timer', () => {
     // A paused timer stops with the running time it holds; notes and billing may come along.
     const p = await startPersonal();
     await advance(10_000);
-    await alice.ops.pauseTimer({ path: { trackId: p.trackId } });
+    await ctx.alice.ops.pauseTimer({ path: { trackId: p.trackId } });
     await advance(10_000);
     const end = now();
-    const stoppedPaused = await alice.ops.stopTimer({
+    const stoppedPaused = await ctx.alice.ops.stopTimer({
       path: { trackId: p.trackId },
       body: { notes: 'short', billingStatus: 'NON_BILLABLE' },
     });
@@ -223,7 +216,7 @@ describe('Task Timer', () => {
   });
 
   it('a start may be backdated, never put in the future or given an end', async () => {
-    const backdated = await startPersonal(alice, {
+    const backdated = await startPersonal(ctx.alice, {
       startTime: now() - 10 * MIN,
       billingStatus: 'NON_BILLABLE',
     });
@@ -232,22 +225,22 @@ describe('Task Timer', () => {
       durationSeconds: 600,
       billingStatus: 'NON_BILLABLE',
     });
-    await alice.ops.deleteTimeTracker({ path: { trackId: backdated.trackId } });
+    await ctx.alice.ops.deleteTimeTracker({ path: { trackId: backdated.trackId } });
     for (const body of [{ startTime: now() + 1 }, { endTime: now() }]) {
-      const e = await failure(startPersonal(alice, body));
+      const e = await failure(startPersonal(ctx.alice, body));
       expect(e.status).toBe(400);
     }
-    expect(await alice.ops.getActiveTimers()).toEqual([]);
+    expect(await ctx.alice.ops.getActiveTimers()).toEqual([]);
   });
 
   it('updateTimer sets billing, notes, start and duration', async () => {
     const t0 = now();
-    const range = await alice.ops.addNewTimeRange({
+    const range = await ctx.alice.ops.addNewTimeRange({
       path: personal(),
       body: { startTime: t0 - 2 * HOUR, endTime: t0 - HOUR },
     });
     const track = { trackId: range.trackId };
-    const edited = await alice.ops.updateTimer({
+    const edited = await ctx.alice.ops.updateTimer({
       path: track,
       body: {
         billingStatus: 'NON_BILLABLE',
@@ -265,7 +258,7 @@ describe('Task Timer', () => {
       endTime: t0 - 3 * HOUR + 30 * MIN,
     });
     // The same numbers with other notes: the span stays exactly as it was; omitted notes clear.
-    const notesOnly = await alice.ops.updateTimer({
+    const notesOnly = await ctx.alice.ops.updateTimer({
       path: track,
       body: { billingStatus: 'BILLABLE', startTime: t0 - 3 * HOUR, durationSeconds: 1800 },
     });
@@ -278,7 +271,7 @@ describe('Task Timer', () => {
     // A running timer reads as sent, and keeps counting.
     const running = await startPersonal();
     await advance(10_000);
-    const set = await alice.ops.updateTimer({
+    const set = await ctx.alice.ops.updateTimer({
       path: { trackId: running.trackId },
       body: {
         billingStatus: 'BILLABLE',
@@ -293,10 +286,10 @@ describe('Task Timer', () => {
       startTime: running.startTime - 10 * MIN,
     });
     await advance(10_000);
-    expect((await alice.ops.getActiveTimers())[0]?.durationSeconds).toBe(310);
+    expect((await ctx.alice.ops.getActiveTimers())[0]?.durationSeconds).toBe(310);
     // Paused: reads as sent and stays.
-    await alice.ops.pauseTimer({ path: { trackId: running.trackId } });
-    await alice.ops.updateTimer({
+    await ctx.alice.ops.pauseTimer({ path: { trackId: running.trackId } });
+    await ctx.alice.ops.updateTimer({
       path: { trackId: running.trackId },
       body: {
         billingStatus: 'BILLABLE',
@@ -305,13 +298,13 @@ describe('Task Timer', () => {
       },
     });
     await advance(10_000);
-    expect((await alice.ops.getActiveTimers())[0]).toMatchObject({
+    expect((await ctx.alice.ops.getActiveTimers())[0]).toMatchObject({
       state: 'PAUSED',
       durationSeconds: 100,
     });
     // More running time than has passed since the start, or a future start: refused.
     const tooLong = await failure(
-      alice.ops.updateTimer({
+      ctx.alice.ops.updateTimer({
         path: { trackId: running.trackId },
         body: { billingStatus: 'BILLABLE', startTime: now() - MIN, durationSeconds: 61 },
       }),
@@ -319,45 +312,47 @@ describe('Task Timer', () => {
     expect(tooLong.status).toBe(400);
     expect(tooLong.fieldErrors.map((f) => f.field)).toContain('durationSeconds');
     const future = await failure(
-      alice.ops.updateTimer({
+      ctx.alice.ops.updateTimer({
         path: { trackId: running.trackId },
         body: { billingStatus: 'BILLABLE', startTime: now() + 1, durationSeconds: 0 },
       }),
     );
     expect(future.status).toBe(400);
-    expect((await alice.ops.getActiveTimers())[0]).toMatchObject({
+    expect((await ctx.alice.ops.getActiveTimers())[0]).toMatchObject({
       durationSeconds: 100,
       notes: null,
     });
   });
 
   it('deleteTimeTracker answers no data and removes the record', async () => {
-    const r = await alice.ops.addNewTimeRange({
+    const r = await ctx.alice.ops.addNewTimeRange({
       path: personal(),
       body: { startTime: now() - HOUR, endTime: now() },
     });
-    const raw = await rawCaller(server, 'alice', 'acme');
+    const raw = await rawCaller(ctx.server, 'alice', 'acme');
     const res = await raw('DELETE', `/v1/time-track/${r.trackId}`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
     expect(body.success).toBe(true);
     expect('data' in body).toBe(false);
-    expect(await alice.ops.getTaskTimers({ path: personal() })).toEqual([]);
+    expect(await ctx.alice.ops.getTaskTimers({ path: personal() })).toEqual([]);
     expect(
-      (await failure(alice.ops.deleteTimeTracker({ path: { trackId: r.trackId } }))).status,
+      (await failure(ctx.alice.ops.deleteTimeTracker({ path: { trackId: r.trackId } }))).status,
     ).toBe(404);
-    const r2 = await alice.ops.addNewTimeRange({
+    const r2 = await ctx.alice.ops.addNewTimeRange({
       path: personal(),
       body: { startTime: now() - HOUR, endTime: now() },
     });
-    expect(await alice.ops.deleteTimeTracker({ path: { trackId: r2.trackId } })).toBeUndefined();
+    expect(
+      await ctx.alice.ops.deleteTimeTracker({ path: { trackId: r2.trackId } }),
+    ).toBeUndefined();
   });
 
   it('only the owner moves, edits or deletes a timer; others get 404', async () => {
     const t = await startPersonal();
     const track = { trackId: t.trackId };
     const edit = { billingStatus: 'BILLABLE' as const, startTime: t.startTime, durationSeconds: 0 };
-    for (const other of [bob, carol, aliceInGlobex]) {
+    for (const other of [ctx.bob, ctx.carol, ctx.aliceInGlobex]) {
       const errors = await Promise.all([
         failure(other.ops.pauseTimer({ path: track })),
         failure(other.ops.resumeTimer({ path: track })),
@@ -367,9 +362,9 @@ describe('Task Timer', () => {
       ]);
       expect(errors.map((e) => e.status)).toEqual([404, 404, 404, 404, 404]);
     }
-    expect(await bob.ops.getActiveTimers()).toEqual([]);
-    expect(await bob.ops.getTaskTimers({ path: personal() })).toEqual([]);
-    expect((await alice.ops.getActiveTimers())[0]).toMatchObject({
+    expect(await ctx.bob.ops.getActiveTimers()).toEqual([]);
+    expect(await ctx.bob.ops.getTaskTimers({ path: personal() })).toEqual([]);
+    expect((await ctx.alice.ops.getActiveTimers())[0]).toMatchObject({
       trackId: t.trackId,
       state: 'RUNNING',
     });
@@ -377,7 +372,7 @@ describe('Task Timer', () => {
 
   it('range and manual time create stopped records', async () => {
     const t0 = now();
-    const range = await alice.ops.addNewTimeRange({
+    const range = await ctx.alice.ops.addNewTimeRange({
       path: personal(),
       body: { startTime: t0 - 3 * HOUR, endTime: t0 - HOUR },
     });
@@ -389,7 +384,7 @@ describe('Task Timer', () => {
       billingStatus: 'BILLABLE',
       projectId: null,
     });
-    const manual = await alice.ops.addNewManualTime({
+    const manual = await ctx.alice.ops.addNewManualTime({
       path: personal(),
       body: {
         hours: 1,
@@ -408,13 +403,12 @@ describe('Task Timer', () => {
       notes: 'call',
     });
     // Neither occupies the active slot.
-    expect(await alice.ops.getActiveTimers()).toEqual([]);
-    expect((await alice.ops.getTaskTimers({ path: personal() })).map((t) => t.trackId)).toEqual([
-      manual.trackId,
-      range.trackId,
-    ]);
+    expect(await ctx.alice.ops.getActiveTimers()).toEqual([]);
+    expect((await ctx.alice.ops.getTaskTimers({ path: personal() })).map((t) => t.trackId)).toEqual(
+      [manual.trackId, range.trackId],
+    );
     // Malformed ones are refused by the server (the client would refuse them before sending).
-    const raw = await rawCaller(server, 'alice', 'acme');
+    const raw = await rawCaller(ctx.server, 'alice', 'acme');
     const bad: [string, unknown][] = [
       ['range', { startTime: t0, endTime: t0 }],
       ['range', { startTime: t0 }],
@@ -426,7 +420,7 @@ describe('Task Timer', () => {
       expect(
         (await raw('POST', `/v1/time-track/tasks/${world.personal}/${kind}`, body)).status,
       ).toBe(400);
-    expect(await alice.ops.getTaskTimers({ path: personal() })).toHaveLength(2);
+    expect(await ctx.alice.ops.getTaskTimers({ path: personal() })).toHaveLength(2);
   });
 
   it('personal variants take personal tasks (and their subtasks) only; project variants a task of that project', async () => {
@@ -440,27 +434,27 @@ describe('Task Timer', () => {
     };
     // A personal subtask counts as personal.
     expect(
-      (await alice.ops.addNewTimeRange({ path: { taskId: world.personalSub }, body: range }))
+      (await ctx.alice.ops.addNewTimeRange({ path: { taskId: world.personalSub }, body: range }))
         .taskId,
     ).toBe(world.personalSub);
     const personalRefused = await Promise.all(
       [world.projectTask, world.projectSub, globex.personal, 999_999].flatMap((taskId) => [
-        failure(alice.ops.startTimer({ path: { taskId }, body: {} })),
-        failure(alice.ops.addNewTimeRange({ path: { taskId }, body: range })),
-        failure(alice.ops.addNewManualTime({ path: { taskId }, body: manual })),
+        failure(ctx.alice.ops.startTimer({ path: { taskId }, body: {} })),
+        failure(ctx.alice.ops.addNewTimeRange({ path: { taskId }, body: range })),
+        failure(ctx.alice.ops.addNewManualTime({ path: { taskId }, body: manual })),
       ]),
     );
     expect(personalRefused.map((e) => e.status)).toEqual(Array(12).fill(404));
 
     const p = { projectId: world.projectId, taskId: world.projectTask };
-    const started = await alice.ops.startProjectTaskTimer({ path: p, body: {} });
+    const started = await ctx.alice.ops.startProjectTaskTimer({ path: p, body: {} });
     expect(started).toMatchObject({
       projectId: world.projectId,
       taskId: world.projectTask,
       state: 'RUNNING',
     });
-    await alice.ops.stopTimer({ path: { trackId: started.trackId }, body: {} });
-    const sub = await alice.ops.addRangeTimerForProjectTask({
+    await ctx.alice.ops.stopTimer({ path: { trackId: started.trackId }, body: {} });
+    const sub = await ctx.alice.ops.addRangeTimerForProjectTask({
       path: { projectId: world.projectId, taskId: world.projectSub },
       body: range,
     });
@@ -469,7 +463,7 @@ describe('Task Timer', () => {
       taskId: world.projectSub,
       durationSeconds: 3600,
     });
-    const man = await alice.ops.addNewManualTimeForTask({ path: p, body: manual });
+    const man = await ctx.alice.ops.addNewManualTimeForTask({ path: p, body: manual });
     expect(man).toMatchObject({ projectId: world.projectId, durationSeconds: 900 });
 
     const wrong = [
@@ -481,39 +475,40 @@ describe('Task Timer', () => {
     ];
     const projectRefused = await Promise.all(
       wrong.flatMap((path) => [
-        failure(alice.ops.startProjectTaskTimer({ path, body: {} })),
-        failure(alice.ops.addRangeTimerForProjectTask({ path, body: range })),
-        failure(alice.ops.addNewManualTimeForTask({ path, body: manual })),
+        failure(ctx.alice.ops.startProjectTaskTimer({ path, body: {} })),
+        failure(ctx.alice.ops.addRangeTimerForProjectTask({ path, body: range })),
+        failure(ctx.alice.ops.addNewManualTimeForTask({ path, body: manual })),
       ]),
     );
     expect(projectRefused.map((e) => e.status)).toEqual(Array(15).fill(404));
     // Carol cannot reach Acme's tasks either.
-    expect((await failure(carol.ops.startTimer({ path: personal(), body: {} }))).status).toBe(404);
-    expect((await failure(carol.ops.getTaskTimers({ path: personal() }))).status).toBe(404);
-    expect(await alice.ops.getActiveTimers()).toEqual([]);
+    expect((await failure(ctx.carol.ops.startTimer({ path: personal(), body: {} }))).status).toBe(
+      404,
+    );
+    expect((await failure(ctx.carol.ops.getTaskTimers({ path: personal() }))).status).toBe(404);
+    expect(await ctx.alice.ops.getActiveTimers()).toEqual([]);
   });
 
   it('getTaskTimers lists the caller’s own timers on that task', async () => {
     const t0 = now();
-    const a1 = await alice.ops.addNewTimeRange({
+    const a1 = await ctx.alice.ops.addNewTimeRange({
       path: personal(),
       body: { startTime: t0 - 2 * HOUR, endTime: t0 - HOUR },
     });
-    await bob.ops.addNewTimeRange({
+    await ctx.bob.ops.addNewTimeRange({
       path: personal(),
       body: { startTime: t0 - 2 * HOUR, endTime: t0 - HOUR },
     });
-    await alice.ops.addNewTimeRange({
+    await ctx.alice.ops.addNewTimeRange({
       path: { taskId: world.personalSub },
       body: { startTime: t0 - HOUR, endTime: t0 },
     });
     const a2 = await startPersonal();
-    expect((await alice.ops.getTaskTimers({ path: personal() })).map((t) => t.trackId)).toEqual([
-      a1.trackId,
-      a2.trackId,
-    ]);
-    expect((await bob.ops.getTaskTimers({ path: personal() })).map((t) => t.userId)).toEqual([
-      server.users.bob,
+    expect((await ctx.alice.ops.getTaskTimers({ path: personal() })).map((t) => t.trackId)).toEqual(
+      [a1.trackId, a2.trackId],
+    );
+    expect((await ctx.bob.ops.getTaskTimers({ path: personal() })).map((t) => t.userId)).toEqual([
+      ctx.server.users.bob,
     ]);
   });
 
@@ -525,31 +520,31 @@ describe('Task Timer', () => {
       const rangeOn = (c: ApiClient, taskId: number, start: number, end: number) =>
         c.ops.addNewTimeRange({ path: { taskId }, body: { startTime: start, endTime: end } });
       const p = (taskId: number) => ({ projectId: world.projectId, taskId });
-      const e2 = await rangeOn(alice, world.personal, F - HOUR, F + 30 * MIN); // overlaps from
-      const e6 = await rangeOn(alice, world.personal, F - HOUR, F + 11 * HOUR); // covers the window
-      const e1 = await rangeOn(alice, world.personal, F + HOUR, F + 2 * HOUR); // inside
-      const e3 = await rangeOn(alice, world.personal, F + 9.5 * HOUR, F + 11 * HOUR); // overlaps to
-      await rangeOn(alice, world.personal, F - 2 * HOUR, F); // ends at from: out
-      await rangeOn(alice, world.personal, to, to + HOUR); // starts at to: out
-      const p1 = await alice.ops.addNewManualTimeForTask({
+      const e2 = await rangeOn(ctx.alice, world.personal, F - HOUR, F + 30 * MIN); // overlaps from
+      const e6 = await rangeOn(ctx.alice, world.personal, F - HOUR, F + 11 * HOUR); // covers the window
+      const e1 = await rangeOn(ctx.alice, world.personal, F + HOUR, F + 2 * HOUR); // inside
+      const e3 = await rangeOn(ctx.alice, world.personal, F + 9.5 * HOUR, F + 11 * HOUR); // overlaps to
+      await rangeOn(ctx.alice, world.personal, F - 2 * HOUR, F); // ends at from: out
+      await rangeOn(ctx.alice, world.personal, to, to + HOUR); // starts at to: out
+      const p1 = await ctx.alice.ops.addNewManualTimeForTask({
         path: p(world.projectTask),
         body: { hours: 1, minutes: 0, startTime: F + 3 * HOUR, billingStatus: 'NON_BILLABLE' },
       });
-      const p2 = await bob.ops.addRangeTimerForProjectTask({
+      const p2 = await ctx.bob.ops.addRangeTimerForProjectTask({
         path: p(world.projectTask),
         body: { startTime: F + 4 * HOUR, endTime: F + 6 * HOUR },
       });
-      const p3 = await bob.ops.addRangeTimerForProjectTask({
+      const p3 = await ctx.bob.ops.addRangeTimerForProjectTask({
         path: p(world.projectSub),
         body: { startTime: F + 5 * HOUR, endTime: F + 5.5 * HOUR },
       });
-      const b1 = await rangeOn(bob, world.personal, F + HOUR, F + 2 * HOUR);
+      const b1 = await rangeOn(ctx.bob, world.personal, F + HOUR, F + 2 * HOUR);
       // Another project's time is alice's (her sheet) but not this project's; another org's is neither.
-      const o1 = await alice.ops.addRangeTimerForProjectTask({
+      const o1 = await ctx.alice.ops.addRangeTimerForProjectTask({
         path: { projectId: otherProject.projectId, taskId: otherProject.task },
         body: { startTime: F + HOUR, endTime: F + 2 * HOUR },
       });
-      await carol.ops.addRangeTimerForProjectTask({
+      await ctx.carol.ops.addRangeTimerForProjectTask({
         path: { projectId: globex.projectId, taskId: globex.task },
         body: { startTime: F + HOUR, endTime: F + 2 * HOUR },
       });
@@ -558,7 +553,7 @@ describe('Task Timer', () => {
 
     it('the user’s sheet: entries starting in or overlapping [from, to), whole durations summed', async () => {
       const s = await seedSheet();
-      const sheet = await alice.ops.getTimesheet({ query: { from: s.from, to: s.to } });
+      const sheet = await ctx.alice.ops.getTimesheet({ query: { from: s.from, to: s.to } });
       expect(sheet.from).toBe(s.from);
       expect(sheet.to).toBe(s.to);
       expect(sheet.entries.map((e) => e.trackId)).toEqual([
@@ -570,7 +565,7 @@ describe('Task Timer', () => {
         s.e3.trackId,
       ]);
       expect(sheet.totalSeconds).toBe(5400 + 12 * 3600 + 3600 + 3600 + 3600 + 5400);
-      const bobs = await bob.ops.getTimesheet({ query: { from: s.from, to: s.to } });
+      const bobs = await ctx.bob.ops.getTimesheet({ query: { from: s.from, to: s.to } });
       expect(bobs.entries.map((e) => e.trackId)).toEqual([
         s.b1.trackId,
         s.p2.trackId,
@@ -578,7 +573,7 @@ describe('Task Timer', () => {
       ]);
       expect(bobs.totalSeconds).toBe(3600 + 7200 + 1800);
       expect(
-        (await aliceInGlobex.ops.getTimesheet({ query: { from: s.from, to: s.to } })).entries,
+        (await ctx.aliceInGlobex.ops.getTimesheet({ query: { from: s.from, to: s.to } })).entries,
       ).toEqual([]);
     });
 
@@ -586,7 +581,7 @@ describe('Task Timer', () => {
       const s = await seedSheet();
       const running = await startPersonal();
       await advance(10 * MIN);
-      const around = await alice.ops.getTimesheet({
+      const around = await ctx.alice.ops.getTimesheet({
         query: { from: now() - HOUR, to: now() + HOUR },
       });
       expect(around.entries.map((e) => [e.trackId, e.durationSeconds])).toEqual([
@@ -594,19 +589,19 @@ describe('Task Timer', () => {
       ]);
       expect(around.totalSeconds).toBe(600);
       // Started before the window, still running into it.
-      const later = await alice.ops.getTimesheet({
+      const later = await ctx.alice.ops.getTimesheet({
         query: { from: now() - MIN, to: now() + HOUR },
       });
       expect(later.entries.map((e) => e.trackId)).toEqual([running.trackId]);
       expect(
-        (await alice.ops.getTimesheet({ query: { from: s.from, to: s.to } })).entries,
+        (await ctx.alice.ops.getTimesheet({ query: { from: s.from, to: s.to } })).entries,
       ).toHaveLength(6);
     });
 
     it('the project sheet has every user’s entries on the project, and its summary adds up', async () => {
       const s = await seedSheet();
       const q = { from: s.from, to: s.to };
-      const sheet = await bob.ops.getProjectTimesheet({
+      const sheet = await ctx.bob.ops.getProjectTimesheet({
         path: { projectId: world.projectId },
         query: q,
       });
@@ -616,7 +611,7 @@ describe('Task Timer', () => {
         s.p3.trackId,
       ]);
       expect(sheet.totalSeconds).toBe(3600 + 7200 + 1800);
-      const summary = await alice.ops.getProjectTimesheetSummary({
+      const summary = await ctx.alice.ops.getProjectTimesheetSummary({
         path: { projectId: world.projectId },
         query: q,
       });
@@ -628,8 +623,8 @@ describe('Task Timer', () => {
         billableSeconds: 9000,
         nonBillableSeconds: 3600,
         byUser: [
-          { userId: server.users.bob, seconds: 9000 },
-          { userId: server.users.alice, seconds: 3600 },
+          { userId: ctx.server.users.bob, seconds: 9000 },
+          { userId: ctx.server.users.alice, seconds: 3600 },
         ],
         byTask: [
           { taskId: world.projectTask, seconds: 10_800 },
@@ -637,7 +632,7 @@ describe('Task Timer', () => {
         ],
       });
       // Outside the window: empty, zero.
-      const empty = await alice.ops.getProjectTimesheetSummary({
+      const empty = await ctx.alice.ops.getProjectTimesheetSummary({
         path: { projectId: world.projectId },
         query: { from: s.to + 2 * HOUR, to: s.to + 3 * HOUR },
       });
@@ -655,22 +650,22 @@ describe('Task Timer', () => {
       const q = { from: t, to: t };
       const p = { projectId: world.projectId };
       const errors = await Promise.all([
-        failure(alice.ops.getTimesheet({ query: q })),
-        failure(alice.ops.getTimesheet({ query: { from: t, to: t - 1 } })),
-        failure(alice.ops.getProjectTimesheet({ path: p, query: q })),
-        failure(alice.ops.getProjectTimesheetSummary({ path: p, query: q })),
+        failure(ctx.alice.ops.getTimesheet({ query: q })),
+        failure(ctx.alice.ops.getTimesheet({ query: { from: t, to: t - 1 } })),
+        failure(ctx.alice.ops.getProjectTimesheet({ path: p, query: q })),
+        failure(ctx.alice.ops.getProjectTimesheetSummary({ path: p, query: q })),
       ]);
       expect(errors.map((e) => e.status)).toEqual([400, 400, 400, 400]);
       const ok = { from: t - HOUR, to: t };
       const hidden = await Promise.all([
-        failure(carol.ops.getProjectTimesheet({ path: p, query: ok })),
-        failure(aliceInGlobex.ops.getProjectTimesheetSummary({ path: p, query: ok })),
+        failure(ctx.carol.ops.getProjectTimesheet({ path: p, query: ok })),
+        failure(ctx.aliceInGlobex.ops.getProjectTimesheetSummary({ path: p, query: ok })),
         failure(
-          alice.ops.getProjectTimesheet({ path: { projectId: globex.projectId }, query: ok }),
+          ctx.alice.ops.getProjectTimesheet({ path: { projectId: globex.projectId }, query: ok }),
         ),
       ]);
       expect(hidden.map((e) => e.status)).toEqual([404, 404, 404]);
-      const raw = await rawCaller(server, 'alice', 'acme');
+      const raw = await rawCaller(ctx.server, 'alice', 'acme');
       expect((await raw('GET', '/v1/time-track/timesheet?from=1')).status).toBe(400);
     });
   });

@@ -4,8 +4,9 @@
  * through the test server's database.
  */
 import type { Db } from '../../server/db/open';
-import { type ApiClientError, isApiClientError } from '../../sync/api';
-import { signInRaw, type TestServer } from './server';
+import type { FixtureOrg, FixtureUser } from './client';
+import { failure, rawCaller } from './fixtures-items';
+import type { TestServer } from './server';
 
 export interface FieldDef {
   orgId: number;
@@ -86,24 +87,14 @@ export const notificationsOf = (db: Db, taskId: number): NotificationRow[] =>
     )
     .all(taskId) as NotificationRow[];
 
-/** Plain fetch as a fixture user: for inputs the typed client refuses to send. */
-export const rawAs = async (
-  server: TestServer,
-  user: 'alice' | 'bob' | 'carol',
-  org: 'acme' | 'globex',
-) => {
-  const { accessToken } = await signInRaw(server.url, `${user}@example.com`, server.password);
+/**
+ * Plain fetch as a fixture user (`rawCaller`), answering the status, the JSON body and the
+ * fields of its errors: for inputs the typed client refuses to send.
+ */
+export const rawAs = async (server: TestServer, user: FixtureUser, org: FixtureOrg) => {
+  const call = await rawCaller(server, user, org);
   return async (method: string, path: string, body?: unknown) => {
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${accessToken}`,
-      'x-org-id': String(server.orgs[org]),
-    };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const res = await call(method, path, body);
     const json = (await res.json().catch(() => undefined)) as
       | { errors?: { field: string; message: string }[]; data?: unknown }
       | undefined;
@@ -112,15 +103,7 @@ export const rawAs = async (
 };
 
 /** The rejection of a call that must fail (fails the test when it resolves). */
-export const rejection = async (p: Promise<unknown>): Promise<ApiClientError> => {
-  try {
-    await p;
-  } catch (e) {
-    if (isApiClientError(e)) return e;
-    throw e;
-  }
-  throw new Error('expected the call to fail');
-};
+export const rejection = failure;
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
 export const DAY = 86_400_000;
