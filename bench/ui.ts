@@ -137,7 +137,7 @@ const main = async () => {
       await page.evaluate(() => (window as unknown as { firstListAt: number }).firstListAt),
     );
     // Each load starts on a quiet host: the reads this page makes after its list (the sidebar's
-    // spaces tree takes ~0.4 s on the bench seed) would otherwise hold up the next load's.
+    // navigation, the counts) would otherwise hold up the next load's.
     await page.getByRole('list', { name: 'Spaces and projects' }).waitFor({ timeout: 30_000 });
     await page.waitForTimeout(300);
   }

@@ -34,6 +34,36 @@ export const spacesTree = (ctx: ReadContext) => {
   };
 };
 
+/**
+ * The navigation tree: names and ids only, for the sidebar and the palette. On the 100k bench
+ * org the full tree is ~9 MB of JSON and ~120 ms to build, this ~100 KB.
+ */
+export const spacesNav = (ctx: ReadContext) => {
+  const projects = withMarks(
+    ctx.db,
+    'project',
+    stmt(
+      ctx.db,
+      'SELECT project_id AS projectId, space_id AS spaceId, project_name AS projectName FROM projects ORDER BY project_id',
+    ).all() as { projectId: number; spaceId: number; projectName: string }[],
+    (p) => p.projectId,
+  );
+  const spaces = withMarks(
+    ctx.db,
+    'space',
+    stmt(
+      ctx.db,
+      'SELECT space_id AS spaceId, space_name AS spaceName FROM spaces ORDER BY space_id',
+    ).all() as { spaceId: number; spaceName: string }[],
+    (s) => s.spaceId,
+  );
+  const bySpace = new Map(
+    spaces.map((s) => [s.spaceId, { ...s, projects: [] as typeof projects }]),
+  );
+  for (const p of projects) bySpace.get(p.spaceId)?.projects.push(p);
+  return { spaces: [...bySpace.values()] };
+};
+
 export const projectView = (ctx: ReadContext, projectId: number) => {
   const p = readProject(ctx.db, projectId, ctx.now);
   return p ? withMark(ctx.db, 'project', p, p.projectId) : null;

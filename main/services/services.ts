@@ -19,7 +19,14 @@ import {
 import type { ReadContext } from './context';
 import { statusView } from './engine-events';
 import { mapServiceError } from './errors';
-import { boardView, customFieldsFor, projectView, spacesTree, usersList } from './projects';
+import {
+  boardView,
+  customFieldsFor,
+  projectView,
+  spacesNav,
+  spacesTree,
+  usersList,
+} from './projects';
 import { type DemoLauncher, type OpenEngine, SessionService } from './session';
 import { SettingsStore } from './settings-store';
 import { listTasks, myTasksView, searchView, statusCountsView, taskDetailView } from './tasks';
@@ -132,6 +139,7 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     'tasks.statusCounts': (i) => statusCountsView(ctx(), i.scope),
 
     'spaces.tree': () => spacesTree(ctx()),
+    'spaces.nav': () => spacesNav(ctx()),
     'projects.get': (i) => projectView(ctx(), i.projectId),
     'projects.board': (i) => boardView(ctx(), i.projectId, i.perStatus),
     'users.list': () => usersList(ctx()),

@@ -49,8 +49,8 @@ const holders: Record<string, readonly string[]> = {
   checklist: ['tasks.detail'],
   attachment: ['tasks.detail'],
   notification: ['notifications.list'],
-  project: ['spaces.tree', 'projects.get'],
-  space: ['spaces.tree'],
+  project: ['spaces.tree', 'spaces.nav', 'projects.get'],
+  space: ['spaces.tree', 'spaces.nav'],
 };
 
 export interface OptimisticPatch {

@@ -22,7 +22,7 @@ export function CommandPalette() {
   const [active, setActive] = useState(0);
   const [hits, setHits] = useState<Command[]>([]);
   const ref = useRef<HTMLDivElement>(null);
-  const tree = useQuery('spaces.tree', {}, open);
+  const tree = useQuery('spaces.nav', {}, open);
   useFocusTrap(ref, open);
   const close = () => useApp.setState({ paletteOpen: false });
 

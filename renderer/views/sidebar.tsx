@@ -86,10 +86,10 @@ function useDeferredReady() {
 
 export function Sidebar() {
   const session = useApp((s) => s.session);
-  // The list the user opened comes first; the tree (large in a big org) right after it.
+  // The list the user opened comes first; the navigation right after it.
   const ready = useDeferredReady();
   const unread = useQuery('notifications.unreadCount', {}, ready);
-  const tree = useQuery('spaces.tree', {}, ready);
+  const tree = useQuery('spaces.nav', {}, ready);
   const [closed, setClosed] = useState<Record<number, boolean>>({});
   const orgs = session?.organizations ?? [];
   const org = orgs.find((o) => o.orgId === session?.currentOrgId);

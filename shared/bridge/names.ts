@@ -19,6 +19,7 @@ export const bridgeMethodNameList = [
   'session.switchOrg',
   'settings.get',
   'settings.set',
+  'spaces.nav',
   'spaces.tree',
   'sync.cancelBootstrap',
   'sync.discard',

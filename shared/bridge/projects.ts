@@ -2,12 +2,27 @@ import { z } from 'zod';
 import { userRef } from '../api/common';
 import { customField } from '../api/custom-fields';
 import { entityId } from '../edits/commands';
-import { projectRow, spaceRow, taskRow } from './common';
+import { projectRow, spaceRow, syncMark, taskRow } from './common';
 import { method, noInput } from './define';
 import { statusCount } from './tasks';
 
 export const spaceNode = spaceRow.extend({ projects: z.array(projectRow) });
 export type SpaceNode = z.infer<typeof spaceNode>;
+
+/** A project as navigation shows it: a big org has thousands, a full row is ~4 KB each. */
+export const navProject = z.object({
+  projectId: entityId,
+  spaceId: entityId,
+  projectName: z.string(),
+  sync: syncMark,
+});
+export const navSpace = z.object({
+  spaceId: entityId,
+  spaceName: z.string(),
+  sync: syncMark,
+  projects: z.array(navProject),
+});
+export type NavSpace = z.infer<typeof navSpace>;
 
 export const boardColumn = statusCount.extend({
   /** The first cards of the column, oldest first; `count` is the full number. */
@@ -17,6 +32,8 @@ export const boardColumn = statusCount.extend({
 export const projectMethods = {
   /** Every space of the org with its members and projects (by id). */
   'spaces.tree': method(noInput, z.object({ spaces: z.array(spaceNode) })),
+  /** The same tree with names only: the sidebar's and the palette's. */
+  'spaces.nav': method(noInput, z.object({ spaces: z.array(navSpace) })),
   /** Null when the project is not (or no longer) in the replica. */
   'projects.get': method(z.strictObject({ projectId: entityId }), projectRow.nullable()),
   'projects.board': method(

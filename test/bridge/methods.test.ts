@@ -38,7 +38,7 @@ describe('bridge reads over HTTP (demo data, real engine)', () => {
     expect(status?.lastSyncAt).toBeTypeOf('number');
   });
 
-  it('spaces.tree, projects.get, projects.board, customFields.forScope', async () => {
+  it('spaces.tree, spaces.nav, projects.get, projects.board, customFields.forScope', async () => {
     const { spaces } = await call('spaces.tree', {});
     expect(spaces.length).toBeGreaterThan(0);
     const withProjects = spaces.find((s) => s.projects.length > 0);
@@ -46,6 +46,22 @@ describe('bridge reads over HTTP (demo data, real engine)', () => {
     expect(project?.sync).toBe('synced');
     projectId = project?.projectId ?? 0;
     expect(withProjects?.spaceMembers?.length).toBeGreaterThan(0);
+
+    // The navigation is the same tree, names and marks only.
+    const nav = await call('spaces.nav', {});
+    expect(nav.spaces).toEqual(
+      spaces.map((s) => ({
+        spaceId: s.spaceId,
+        spaceName: s.spaceName,
+        sync: s.sync,
+        projects: s.projects.map((p) => ({
+          projectId: p.projectId,
+          spaceId: p.spaceId,
+          projectName: p.projectName,
+          sync: p.sync,
+        })),
+      })),
+    );
 
     const got = await call('projects.get', { projectId });
     expect(got?.projectName).toBe(project?.projectName);
