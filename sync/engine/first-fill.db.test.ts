@@ -116,6 +116,29 @@ describe('the move of a first fill, without the task tables indexes', () => {
     expect(lists(replica.db)).toEqual(lists(directly(items).db));
   });
 
+  it('ends a transaction of the move at its budget, not at the end of a chunk sized too big', async () => {
+    const [model] = bulkItems();
+    if (!model) throw new Error('no fixture task');
+    const items = Array.from({ length: 3000 }, (_, i) => ({
+      ...model,
+      taskId: 10_000 + i,
+      checklists: [],
+      attachments: [],
+    }));
+    const { replica } = open();
+    stageAll(replica, items);
+    const moved: number[] = [];
+    await mergeFirstFill(replica, {
+      firstChunk: 2000,
+      writeBudgetMs: 0,
+      onMerged: (merged) => moved.push(merged),
+    });
+    // Over its budget after its first quarter, the first transaction moved that quarter only.
+    expect(moved[0]).toBe(500);
+    expect(moved.at(-1)).toBe(items.length);
+    expect(rows(replica.db)).toEqual(direct(items));
+  });
+
   it('builds what a kill left recorded, even with no fill under way any more', async () => {
     const { replica } = open();
     seedReplica(replica);
