@@ -6,9 +6,10 @@
  * sent directly by the client with no outbox (same pool size, same order rules). Also how long
  * an edit takes to be visible in a local query (p95).
  *
- * Each round runs the replay, then its floor, in this process. A first round, not counted,
+ * Each round runs the replay and its floor back to back in this process, in alternating order
+ * (the replay first in odd rounds, the floor first in even ones). A first round, not counted,
  * warms the code both share (the API client, the answers' schemas): in a fresh process the
- * replay, which goes first, would pay the JIT's warm-up that its floor then skips.
+ * side that goes first would pay the JIT's warm-up that the other then skips.
  *   npm run bench:replay
  */
 import { join } from 'node:path';
@@ -93,12 +94,12 @@ interface RoundFigures {
 }
 
 /** One replay and its floor, each on a fresh server of the same seed (a twin: same ids). */
-const runRound = async (): Promise<RoundFigures> => {
+const runRound = async (floorFirst: boolean): Promise<RoundFigures> => {
   const dir = tempDir('wt-bench-replay-');
   const server = await startServerProcess(['--seed', 'demo', '--data', join(dir, 'server')]);
   const twin = await startServerProcess(['--seed', 'demo', '--data', join(dir, 'twin')]);
   try {
-    return await replayAndFloor(server.url, twin.url, dir);
+    return await replayAndFloor(server.url, twin.url, dir, floorFirst);
   } finally {
     await server.stop();
     await twin.stop();
@@ -109,6 +110,7 @@ const replayAndFloor = async (
   serverUrl: string,
   twinUrl: string,
   dir: string,
+  floorFirst: boolean,
 ): Promise<RoundFigures> => {
   const session = await signIn(serverUrl, 'demo@example.com', 'demo1234');
   const client = createApiClient({ baseUrl: serverUrl, orgId: 1, session });
@@ -199,54 +201,69 @@ const replayAndFloor = async (
 
   // The replay alone: a sync pulls first (pending edits are rebased on the newest rows), then
   // pushes; the replay is timed from the push's start until nothing is pending.
-  let drained = 0;
-  let t0 = 0;
-  const off = engine.on((e) => {
-    if (e.type !== 'status') return;
-    if (e.status.activity === 'pushing' && t0 === 0) t0 = performance.now();
-    if (e.status.pending === 0 && t0 !== 0 && drained === 0) drained = performance.now();
-  });
-  engine.resume();
-  for (let i = 0; i < 50 && engine.status().pending > 0; i++) await engine.syncNow();
-  await engine.syncNow();
-  off();
-  const wall = ((drained || performance.now()) - t0) / 1000;
-  const corrections =
-    (
-      db.prepare('SELECT max(seq) AS n FROM sqlite_sequence WHERE name = ?').get('outbox') as {
-        n: number;
-      }
-    ).n - before;
-  const requests = coalesced + Math.max(0, corrections);
-  if (engine.status().pending > 0 || engine.status().failed.length > 0)
-    throw new Error(`replay did not finish: ${JSON.stringify(engine.status())}`);
-  await engine.close();
-
-  await client.close();
+  const replay = async () => {
+    let drained = 0;
+    let t0 = 0;
+    const off = engine.on((e) => {
+      if (e.type !== 'status') return;
+      if (e.status.activity === 'pushing' && t0 === 0) t0 = performance.now();
+      if (e.status.pending === 0 && t0 !== 0 && drained === 0) drained = performance.now();
+    });
+    engine.resume();
+    for (let i = 0; i < 50 && engine.status().pending > 0; i++) await engine.syncNow();
+    await engine.syncNow();
+    off();
+    const wall = ((drained || performance.now()) - t0) / 1000;
+    const corrections =
+      (
+        db.prepare('SELECT max(seq) AS n FROM sqlite_sequence WHERE name = ?').get('outbox') as {
+          n: number;
+        }
+      ).n - before;
+    if (engine.status().pending > 0 || engine.status().failed.length > 0)
+      throw new Error(`replay did not finish: ${JSON.stringify(engine.status())}`);
+    await engine.close();
+    await client.close();
+    return { wall, requests: coalesced + Math.max(0, corrections) };
+  };
 
   // The floor: the same requests, sent directly, no outbox, to the twin, warmed by the same
   // first pull the replay's server served (a cold server would flatter the outbox).
-  const twinSession = await signIn(twinUrl, 'demo@example.com', 'demo1234');
-  const twinClient = createApiClient({ baseUrl: twinUrl, orgId: 1, session: twinSession });
-  const warm = openEngine({
-    dataDir: join(dir, 'warm'),
-    client: twinClient,
-    userId,
-    pullIntervalMs: 3_600_000,
-  });
-  warm.start();
-  await warm.syncNow();
-  await warm.close();
-  const f0 = performance.now();
-  const floorSent = await sendDirect(twinClient, rows);
-  const floor = (performance.now() - f0) / 1000;
-  await twinClient.close();
+  const direct = async () => {
+    const twinSession = await signIn(twinUrl, 'demo@example.com', 'demo1234');
+    const twinClient = createApiClient({ baseUrl: twinUrl, orgId: 1, session: twinSession });
+    const warm = openEngine({
+      dataDir: join(dir, 'warm'),
+      client: twinClient,
+      userId,
+      pullIntervalMs: 3_600_000,
+    });
+    warm.start();
+    await warm.syncNow();
+    await warm.close();
+    const f0 = performance.now();
+    const floorSent = await sendDirect(twinClient, rows);
+    const floor = (performance.now() - f0) / 1000;
+    await twinClient.close();
+    return { floor, floorSent };
+  };
+
+  // Which goes first alternates: neither always runs in the other's wake (its garbage, its
+  // processes' CPU state), and a drift of the machine's speed falls on both alike.
+  if (floorFirst) {
+    const { floor, floorSent } = await direct();
+    const { wall, requests } = await replay();
+    return { requests, coalesced, floorSent, wall, floor, visible };
+  }
+  const { wall, requests } = await replay();
+  const { floor, floorSent } = await direct();
   return { requests, coalesced, floorSent, wall, floor, visible };
 };
 
 const rounds: RoundFigures[] = [];
 for (let i = 0; i <= ROUNDS; i++) {
-  const r = await runRound();
+  // Counted rounds alternate the order: odd ones replay first, even ones send the floor first.
+  const r = await runRound(i > 0 && i % 2 === 0);
   if (i > 0) rounds.push(r);
   process.stdout.write(
     `${i === 0 ? 'warm-up round (not counted)' : `round ${i}`}: replay ${round(r.wall * 1000, 1)} ms, floor ${round(r.floor * 1000, 1)} ms, ratio ${round(r.wall / r.floor)}\n`,
@@ -267,7 +284,7 @@ printFigures({
   floor_requests: first.floorSent,
   wall_s: round(wall, 3),
   floor_s: round(floor, 3),
-  // The median of the rounds' ratios: each round's pair ran back to back.
+  // The median of the rounds' ratios: each round's pair ran back to back, in alternating order.
   floor_ratio: round(median(rounds.map((r) => r.wall / r.floor)), 2),
   visible_p50_ms: round(percentile(visible, 50), 3),
   visible_p95_ms: round(percentile(visible, 95), 3),
