@@ -13,7 +13,17 @@ import { projectBoard } from '../../sync/db/queries/views';
 import type { ReadContext } from './context';
 import { withMark, withMarks } from './marks';
 
-/** Every space with its projects, by id: the navigation tree. */
+/** Each space with its projects, in the order of both lists. */
+const withProjects = <S extends { spaceId: number }, P extends { spaceId: number }>(
+  spaces: readonly S[],
+  projects: readonly P[],
+): (S & { projects: P[] })[] => {
+  const bySpace = new Map(spaces.map((s) => [s.spaceId, { ...s, projects: [] as P[] }]));
+  for (const p of projects) bySpace.get(p.spaceId)?.projects.push(p);
+  return [...bySpace.values()];
+};
+
+/** Every space with its projects, by id: the spaces view's tree, projects in full. */
 export const spacesTree = (ctx: ReadContext) => {
   const rows = stmt(
     ctx.db,
@@ -26,12 +36,7 @@ export const spacesTree = (ctx: ReadContext) => {
     (p) => p.projectId,
   );
   const spaces = withMarks(ctx.db, 'space', readSpaces(ctx.db), (s) => s.spaceId);
-  return {
-    spaces: spaces.map((s) => ({
-      ...s,
-      projects: projects.filter((p) => p.spaceId === s.spaceId),
-    })),
-  };
+  return { spaces: withProjects(spaces, projects) };
 };
 
 /**
@@ -57,11 +62,7 @@ export const spacesNav = (ctx: ReadContext) => {
     ).all() as { spaceId: number; spaceName: string }[],
     (s) => s.spaceId,
   );
-  const bySpace = new Map(
-    spaces.map((s) => [s.spaceId, { ...s, projects: [] as typeof projects }]),
-  );
-  for (const p of projects) bySpace.get(p.spaceId)?.projects.push(p);
-  return { spaces: [...bySpace.values()] };
+  return { spaces: withProjects(spaces, projects) };
 };
 
 export const projectView = (ctx: ReadContext, projectId: number) => {
