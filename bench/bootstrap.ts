@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
+import { endpoints } from '../shared/api';
 import { createApiClient, signIn } from '../sync/api';
+import { decodeResponse } from '../sync/api/call';
 import { catchUpSearchIndex, deferSearchIndex } from '../sync/db/queries/search-index';
 import { beginFirstFill, writeStagePage } from '../sync/db/queries/tasks-stage';
 import { Replica } from '../sync/db/replica';
@@ -103,6 +105,17 @@ try {
     cursor = (JSON.parse(bytes.toString()) as { data: { nextCursor: string | null } }).data
       .nextCursor;
   } while (cursor);
+  // The check alone (JSON and schema) of the same pages in memory: the floor's share of it
+  // (measured first: the floor hands the pages' buffers over to its worker).
+  const cpu4 = process.cpuUsage();
+  for (const body of pages)
+    decodeResponse(
+      endpoints.bulkTasks,
+      'bulkTasks',
+      { status: 200, headers: {}, body },
+      Date.now(),
+    );
+  const checkCpuMs = cpuMs(process.cpuUsage(cpu4));
   const floorReplica = Replica.openFile(join(dir, 'floor.sqlite'));
   const t1 = performance.now();
   const cpu1 = process.cpuUsage();
@@ -143,7 +156,43 @@ try {
   floorReplica.close();
   process.stdout.write(`floor (decode + write, no HTTP): ${round(floorMs / 1000)} s\n`);
 
-  // 3. Delta of 1,000 changed tasks on the full replica.
+  // 3. What HTTP and the contract's check alone take, nothing decoded for the store or written:
+  // every page fetched over the same client, parsed and checked with the contract's schema,
+  // the next one requested as soon as its cursor is known (as the bootstrap does). A bound
+  // under the bootstrap: its store work comes on top, on the same 2 cores.
+  const server3 = procCpuMs(serverStat);
+  const t3 = performance.now();
+  const cpu3 = process.cpuUsage();
+  let checked = 0;
+  const fetchPage = (after: string | null) =>
+    client.callRaw('bulkTasks', { query: after ? { size: 500, cursor: after } : { size: 500 } });
+  for (let pending: ReturnType<typeof fetchPage> | null = fetchPage(null); pending !== null; ) {
+    const answer = await pending;
+    pending = null;
+    const data = decodeResponse(
+      endpoints.bulkTasks,
+      'bulkTasks',
+      answer.response,
+      answer.receivedAt,
+      (json) => {
+        const after = (json as { data?: { nextCursor?: unknown } }).data?.nextCursor;
+        if (typeof after === 'string') pending = fetchPage(after);
+      },
+    ) as { items: unknown[] };
+    checked += data.items.length;
+  }
+  const fetchCheckMs = performance.now() - t3;
+  const fetchCheckCpuMs = cpuMs(process.cpuUsage(cpu3));
+  const fetchCheckServerCpuS = cpuDelta(server3, procCpuMs(serverStat));
+  process.stdout.write(
+    `fetch + check only (nothing written): ${checked} tasks in ${round(fetchCheckMs / 1000)} s\n`,
+  );
+  // Wall time if the 2 cores never idled: the CPU of the client's HTTP and check, the server's,
+  // and (for the bootstrap's bound) the store's own work, the floor's CPU without the check.
+  const httpCheckCpuS = fetchCheckCpuMs / 1000 + Math.max(0, fetchCheckServerCpuS);
+  const storeCpuS = (floorCpuMs - checkCpuMs) / 1000;
+
+  // 4. Delta of 1,000 changed tasks on the full replica.
   const ids = (
     replica.db
       .prepare(
@@ -197,6 +246,14 @@ try {
     // The server's process during the bootstrap (-1 where /proc is missing): it shares the cores.
     server_cpu_s: serverCpuS,
     floor_cpu_s: round(floorCpuMs / 1000, 3),
+    // HTTP, JSON and the contract's check of the same pages, nothing written (a lower bound).
+    fetch_check_s: round(fetchCheckMs / 1000, 3),
+    fetch_check_cpu_s: round(fetchCheckCpuMs / 1000, 3),
+    fetch_check_server_cpu_s: fetchCheckServerCpuS,
+    check_cpu_s: round(checkCpuMs / 1000, 3),
+    // Lower bounds on 2 cores: HTTP and check alone; and with the store's work added.
+    http_check_bound_s: round(httpCheckCpuS / 2, 2),
+    bootstrap_bound_s: round((httpCheckCpuS + storeCpuS) / 2, 2),
     delta_1k_ms: Math.round(deltaMs),
     delta_tasks: deltaTasks,
     peak_rss_mb: Math.round(peakRss),
