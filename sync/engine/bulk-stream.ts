@@ -7,6 +7,7 @@ import { beginFirstFill, writeStagePage } from '../db/queries/tasks-stage';
 import { applyTaskItems } from '../db/queries/tasks-write';
 import type { Replica } from '../db/replica';
 import { mergeFirstFill, nextBatchSize, withFillCache } from './first-fill';
+import { peekCursor } from './page-decode';
 import { openPageDecoder, type PageDecoder } from './page-decoder';
 import { PullCancelledError, type PullProgress, type StreamResult } from './progress';
 
@@ -77,13 +78,21 @@ const requestDirect =
     return { cursor: page.then((p) => p.nextCursor), page };
   };
 
-/** Task pages of a first fill, decoded by `decoder`, appended to the stage. */
+/**
+ * Task pages of a first fill, decoded by `decoder`, appended to the stage. The cursor is read
+ * from the answer's last bytes as it arrives, so the server makes the next page while this one
+ * waits for the decoder (which decodes pages in turn): waiting for the decoded cursor left
+ * the server idle for ~1 s of a 100k-task fill.
+ */
 const requestStaged =
   (client: ApiClient, decoder: PageDecoder): PageRequest =>
   (query, signal) => {
-    const pending = client
-      .callRaw('bulkTasks', { query, signal })
-      .then((answer) => decoder.decode(answer));
+    let peeked: string | null | undefined;
+    const pending = client.callRaw('bulkTasks', { query, signal }).then((answer) => {
+      // Before the bytes go to the decoder (which may take them over to its thread).
+      peeked = peekCursor(answer.response.body);
+      return decoder.decode(answer);
+    });
     const page = pending
       .then((p) => p.page)
       .then(
@@ -95,7 +104,10 @@ const requestStaged =
           write: (db) => writeStagePage(db, d.page),
         }),
       );
-    return { cursor: pending.then((p) => p.cursor), page };
+    return {
+      cursor: pending.then((p) => (peeked === undefined ? p.cursor : peeked)),
+      page,
+    };
   };
 
 /**
@@ -199,6 +211,8 @@ export const pullBulkStream = async (
       if (options.signal?.aborted) throw new PullCancelledError();
       if (cursor) next = send(cursor);
       const page = await pending.page;
+      // A cursor read ahead of the check that the checked page contradicts: ask again.
+      if (page.nextCursor !== cursor && page.nextCursor !== null) next = send(page.nextCursor);
       // Decoded on this thread, the page was parsed and checked just now, in this same task:
       // let the loop run before the write, so the two are two blocks, not one.
       await yieldToLoop();

@@ -28,6 +28,27 @@ export interface DecodedStagePage {
 /** The cursor of a parsed page, checked as far as a request needs it, before the whole page. */
 const cursorOf = z.looseObject({ data: z.looseObject({ nextCursor: z.string().nullable() }) });
 
+/** How far from the end of an answer its `nextCursor` is looked for (the envelope's tail). */
+const TAIL_BYTES = 1024;
+
+/**
+ * The `nextCursor` read from the last bytes of an answer, before it is parsed: undefined when
+ * it is not found there. Only a hint, to send the next request while the page is decoded: the
+ * checked page's own cursor decides what is written and what is requested after it. In valid
+ * JSON, `"nextCursor":` outside a string can only be a key.
+ */
+export const peekCursor = (body: Uint8Array): string | null | undefined => {
+  const tail = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString(
+    'latin1',
+    Math.max(0, body.byteLength - TAIL_BYTES),
+  );
+  const at = tail.lastIndexOf('"nextCursor":');
+  if (at < 0) return undefined;
+  const m = /^"nextCursor":\s*(?:null|"([^"\\]{1,500})")/.exec(tail.slice(at));
+  if (!m) return undefined;
+  return m[1] ?? null;
+};
+
 /**
  * Decodes one answer; `onCursor` hears the page's cursor as soon as the JSON is parsed, so the
  * next request can go out while this page is still being checked (nothing of it is written

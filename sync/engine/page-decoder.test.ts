@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isApiClientError } from '../api';
 import type { RawAnswer } from '../api/call';
 import { type FillThread, startFillThread } from './fill-thread';
-import { decodeStagePage } from './page-decode';
+import { decodeStagePage, peekCursor } from './page-decode';
 import { openPageDecoder } from './page-decoder';
 
 const task = (taskId: number, extra: Record<string, unknown> = {}) => ({
@@ -127,5 +127,23 @@ describe('page decoder', () => {
     await thread?.close();
     expect(decoder.threaded).toBe(false);
     expect((await decoder.decode(answer(page([task(6)]))).page).ids).toEqual([6]);
+  });
+});
+
+describe('peekCursor', () => {
+  const bytes = (json: unknown) => Buffer.from(JSON.stringify(json));
+
+  it("reads the page's nextCursor from the answer's last bytes, a string or null", () => {
+    expect(peekCursor(bytes(page([task(1)], 'eyJ0IjoxfQ')))).toBe('eyJ0IjoxfQ');
+    expect(peekCursor(bytes(page([task(1)], null)))).toBeNull();
+  });
+
+  it('finds nothing where the key is not in the tail, or only inside a string', () => {
+    const cut = bytes(page([task(1)], 'c2'));
+    expect(peekCursor(cut.subarray(0, cut.length / 2))).toBeUndefined();
+    const decoy = bytes({ data: { items: [], note: '"nextCursor":"x"' }, timestamp: 'now' });
+    expect(peekCursor(decoy)).toBeUndefined();
+    // A value with an escape is left to the page's check.
+    expect(peekCursor(bytes(page([], 'a"b')))).toBeUndefined();
   });
 });
