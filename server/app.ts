@@ -146,6 +146,17 @@ const registerFaultHooks = (app: FastifyInstance, deps: ServerDeps) => {
         .code(429)
         .header('retry-after', '1')
         .send(apiErrorBody(429, 'injected fault: rate limited', path, deps.clock.now()));
+    if (kind === 'gone')
+      return reply
+        .code(410)
+        .send(
+          apiErrorBody(
+            410,
+            'injected fault: this export can no longer be continued; start a fresh one',
+            path,
+            deps.clock.now(),
+          ),
+        );
     if (kind === 'drop') dropped.add(req);
     if (kind === 'malformed') malformed.add(req);
   });

@@ -9,9 +9,11 @@ import { z } from 'zod';
  *   reset     destroy the connection before the handler runs (nothing written)
  *   drop      run the handler, commit, then destroy the connection instead of answering
  *   malformed run the handler, then send the body cut in half (invalid JSON, status 200)
+ *   gone      answer 410 before the handler runs: a cursor or modifiedSince the service no
+ *             longer serves (a client falls back to a fresh bootstrap)
  *   latency   wait a random time in [min, max] ms first
  */
-export const faultKinds = ['5xx', '429', 'reset', 'drop', 'malformed'] as const;
+export const faultKinds = ['5xx', '429', 'reset', 'drop', 'malformed', 'gone'] as const;
 export type FaultKind = (typeof faultKinds)[number];
 
 const rate = z.coerce.number().min(0).max(1);
@@ -22,6 +24,7 @@ export const faultRatesSchema = z.object({
   reset: rate.default(0),
   drop: rate.default(0),
   malformed: rate.default(0),
+  gone: rate.default(0),
   latency: z
     .tuple([z.number().int().min(0), z.number().int().min(0)])
     .refine(([a, b]) => a <= b, 'min must not exceed max')

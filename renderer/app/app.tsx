@@ -12,7 +12,7 @@ import { NewTaskDialog } from '../views/new-task';
 import { ProjectView } from '../views/project-view';
 import { SearchView } from '../views/search-view';
 import { Sidebar } from '../views/sidebar';
-import { BootstrapProgress, OrgChoice, SignIn } from '../views/sign-in';
+import { BootstrapProgress, bootstrapCounts, OrgChoice, SignIn } from '../views/sign-in';
 import { Spaces } from '../views/spaces';
 import { SyncPanel } from '../views/sync-panel';
 import { TaskDetail } from '../views/task-detail';
@@ -101,6 +101,16 @@ function StatusBanner() {
         </Button>
       </div>
     );
+  if (session?.bootstrapping && !sync.paused)
+    return (
+      <div className="banner" role="status" data-testid="rebuild-banner">
+        <span className="grow">
+          Copying everything from the server again
+          {sync.bootstrap ? ` (${bootstrapCounts(sync.bootstrap)} so far)` : ''}: lists fill up as
+          it arrives. Your edits are kept and will be sent.
+        </span>
+      </div>
+    );
   if (!sync.online)
     return (
       <div className="banner" role="status" data-testid="offline-banner">
@@ -126,6 +136,17 @@ export function App() {
   const openTaskId = useApp((s) => s.openTaskId);
   const [bootStart] = useState(() => Date.now());
   useEffect(() => connect(), []);
+  // The org whose main view has been up. A later fresh bootstrap of it (the server would not
+  // continue a delta, or a migration asked for one) keeps the view, under a banner: swapping
+  // the window for the first-sync screen dropped open dialogs and their drafts.
+  const [shownOrg, setShownOrg] = useState<number | null>(null);
+  const signedInOrg = session?.signedIn ? session.currentOrgId : null;
+  const firstSync = session?.bootstrapping === true && !syncPaused && shownOrg !== signedInOrg;
+  const mainOrg = !sessionError && signedInOrg !== null && !firstSync ? signedInOrg : null;
+  useEffect(() => {
+    if (signedInOrg === null) setShownOrg(null);
+    else if (mainOrg !== null) setShownOrg(mainOrg);
+  }, [signedInOrg, mainOrg]);
 
   let body: React.ReactNode;
   if (sessionError) {
@@ -148,7 +169,7 @@ export function App() {
     body = <SignIn />;
   } else if (session.currentOrgId === null) {
     body = <OrgChoice />;
-  } else if (session.bootstrapping && !syncPaused) {
+  } else if (firstSync) {
     body = <BootstrapProgressLive startedAt={bootStart} />;
   } else {
     body = (

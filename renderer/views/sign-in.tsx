@@ -15,6 +15,10 @@ const streamLabels: Record<string, string> = {
   timers: 'time entries',
 };
 
+/** A first sync's progress in words: "1,200 of 5,000 tasks" (the total where it is known). */
+export const bootstrapCounts = (p: NonNullable<SyncStatus['bootstrap']>): string =>
+  `${p.itemsDone.toLocaleString()}${p.total ? ` of ${p.total.toLocaleString()}` : ''} ${streamLabels[p.stream] ?? p.stream}`;
+
 /** Sign in to a server, or try the demo (an embedded reference server with sample data). */
 export function SignIn() {
   const [serverUrl, setServerUrl] = useState('https://');
@@ -197,11 +201,7 @@ export function BootstrapProgress({
           />
         </div>
         <p className="row" data-testid="bootstrap-counts">
-          <span className="grow">
-            {p
-              ? `${p.itemsDone.toLocaleString()}${total ? ` of ${total.toLocaleString()}` : ''} ${streamLabels[p.stream] ?? p.stream}`
-              : 'Connecting…'}
-          </span>
+          <span className="grow">{p ? bootstrapCounts(p) : 'Connecting…'}</span>
           <span className="muted">{p ? bytes(p.bytes) : ''}</span>
           <span className="muted">
             {eta !== null

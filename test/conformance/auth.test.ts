@@ -241,6 +241,8 @@ describe('Fault injection', () => {
     expect(await rejection(ctx.alice.ops.getAllSpaces())).toMatchObject({ kind: 'network' });
     await rule('malformed');
     expect(await rejection(ctx.alice.ops.getAllSpaces())).toMatchObject({ kind: 'bad-response' });
+    await rule('gone');
+    expect(await rejection(ctx.alice.ops.getAllSpaces())).toMatchObject({ status: 410 });
     expect(Array.isArray(await ctx.alice.ops.getAllSpaces())).toBe(true);
   });
 

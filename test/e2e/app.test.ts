@@ -271,6 +271,38 @@ describe.sequential('the app in Chromium over browser mode', () => {
     expect(await row.getByText('Blocked').count()).toBe(0);
   }, 60_000);
 
+  it('keeps the window and a typed draft while the server has the replica filled again', async () => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('c');
+    const draft = page.getByRole('dialog', { name: 'New task' }).getByRole('textbox', {
+      name: 'Title',
+    });
+    await draft.fill('A draft kept through a fresh bootstrap');
+    const input = await draft.elementHandle();
+    // The next pull of tasks hears that its export is gone (410): the engine wipes the server
+    // data and fills it again. Slowed, so the fill lasts long enough to be seen.
+    await app.server.admin('faults', {
+      spec: 'latency=100-100',
+      rules: [{ kind: 'gone', method: 'GET', pathPrefix: '/v1/bulk/tasks', count: 1 }],
+    });
+    const banner = page.getByTestId('rebuild-banner');
+    await banner.waitFor({ timeout: 20_000 });
+    await screenshot(page, '07b-fresh-bootstrap');
+    await banner.waitFor({ state: 'detached', timeout: 60_000 });
+    await app.server.admin('faults', { clear: true, spec: '' });
+    // The very input typed into: never unmounted, still holding the draft.
+    expect(await input?.evaluate((el) => el.isConnected)).toBe(true);
+    expect(await draft.inputValue()).toBe('A draft kept through a fresh bootstrap');
+    await draft.fill('');
+    await page.keyboard.press('Escape');
+    // Filled again from the server: the synced rows are back.
+    await nav('Personal tasks').click();
+    await syncedRow('[role="row"][data-task-id]')
+      .filter({ hasText: 'Made offline' })
+      .waitFor({ timeout: 10_000 });
+    expect(errors).toEqual([]);
+  }, 90_000);
+
   it('shows every main view (screenshots, axe)', async () => {
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Mobile App Redesign' }).click();

@@ -360,6 +360,19 @@ describe('delta pulls', () => {
     replica.close();
   });
 
+  it('fall back to a fresh bootstrap when the server answers that the export is gone (410)', async () => {
+    const replica = freshReplica();
+    await pullAll(replica, client);
+    await admin(server, 'faults', {
+      rules: [{ kind: 'gone', method: 'GET', pathPrefix: '/v1/bulk/tasks', count: 1 }],
+    });
+    const result = await pullAll(replica, client);
+    expect(result.rebootstrapped).toBe(true);
+    expect(result.streams.find((s) => s.stream === 'tasks')?.mode).toBe('bootstrap');
+    await expectEqualToServer(replica);
+    replica.close();
+  });
+
   it('rebuild from scratch when asked (a schema change), keeping nothing stale', async () => {
     const replica = freshReplica();
     await pullAll(replica, client);
