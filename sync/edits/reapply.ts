@@ -10,23 +10,25 @@ import { parseEntityKey, type QueuedMutation } from '../outbox';
 import { select } from '../outbox/rows';
 import { applyEffect } from './effects';
 
+/** A quoted string of a JSON array of keys (keys hold no quote). */
+const QUOTED = /"([^"]*)"/g;
+
 /**
  * Live rows (pending, in flight) that `keys` names: their entity or one they reference, by
  * key or by kind (`task:*`). The hook runs after every server write and a long outbox must not
- * be parsed whole each time: the live rows' keys are read (cheap columns), matched here, and
- * only the rows that match are read whole. depends_on is a JSON array of quoted keys: a quoted
- * key, or a quoted kind prefix, found in its text is a reference.
+ * be parsed whole each time: the live rows' keys are read (cheap columns), matched here in
+ * sets (a page of 500 keys against thousands of rows: no key compared with every row), and
+ * only the rows that match are read whole. depends_on is a JSON array of keys.
  */
 const liveRowsNaming = (db: Sqlite, keys: readonly string[]): QueuedMutation[] => {
-  const exact = keys.filter((k) => !k.endsWith(':*'));
+  const exact = new Set(keys.filter((k) => !k.endsWith(':*')));
   const kinds = keys.filter((k) => k.endsWith(':*')).map((k) => k.slice(0, -1));
-  const quotedExact = exact.map((k) => `"${k}"`);
-  const quotedKinds = kinds.map((k) => `"${k}`);
-  const names = (r: { entity: string; depends_on: string }) =>
-    exact.includes(r.entity) ||
-    kinds.some((k) => r.entity.startsWith(k)) ||
-    quotedExact.some((q) => r.depends_on.includes(q)) ||
-    quotedKinds.some((q) => r.depends_on.includes(q));
+  const named = (key: string) => exact.has(key) || kinds.some((k) => key.startsWith(k));
+  const names = (r: { entity: string; depends_on: string }) => {
+    if (named(r.entity)) return true;
+    for (const m of r.depends_on.matchAll(QUOTED)) if (named(m[1] ?? '')) return true;
+    return false;
+  };
   const ids = (
     stmt(
       db,
