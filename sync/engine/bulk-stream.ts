@@ -1,12 +1,13 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { BulkTask, Project } from '../../shared/api';
 import type { ApiClient } from '../api';
+import { nextBatchSize } from '../db/batch-size';
 import { applyProjectItems } from '../db/queries/projects-write';
 import { readStreamState, type StreamState, writeStreamState } from '../db/queries/sync-state';
 import { beginFirstFill, writeStagePage } from '../db/queries/tasks-stage';
 import { applyTaskItems } from '../db/queries/tasks-write';
 import type { Replica } from '../db/replica';
-import { mergeFirstFill, nextBatchSize, withFillCache } from './first-fill';
+import { mergeFirstFill, withFillCache } from './first-fill';
 import { peekCursor } from './page-decode';
 import { openPageDecoder, type PageDecoder } from './page-decoder';
 import { PullCancelledError, type PullProgress, type StreamResult } from './progress';

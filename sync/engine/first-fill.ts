@@ -1,4 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { nextBatchSize } from '../db/batch-size';
 import {
   clearStage,
   firstFillActive,
@@ -23,12 +24,6 @@ export interface MergeOptions {
   /** The fill's worker thread, which builds the indexes after the move (else this thread). */
   thread?: FillThread | null;
 }
-
-const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, Math.round(n)));
-
-/** The next batch size: what fits the budget at the last batch's pace, at most double. */
-export const nextBatchSize = (size: number, done: number, spentMs: number, budgetMs: number) =>
-  done > 0 ? clamp(Math.min(size * 2, (done * budgetMs) / Math.max(spentMs, 1)), 50, 5000) : size;
 
 /**
  * Caches for a first fill, in KiB. The stage and the task tables together outgrow the usual

@@ -1,4 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { nextBatchSize } from '../batch-size';
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
 
@@ -22,17 +23,24 @@ export const searchIndexPending = (db: Sqlite): boolean =>
   stmt(db, 'SELECT 1 FROM replica_info WHERE key = ?').get(key) !== undefined;
 
 /**
- * Indexes the tasks written while indexing was deferred, in id order, one bounded chunk per
- * transaction with a yield between chunks; the mark moves with each chunk, so a kill resumes.
+ * Indexes the tasks written while indexing was deferred, in id order, one chunk per
+ * transaction with a yield between chunks, each sized to about `budgetMs` at the last one's
+ * pace; the mark moves with each chunk, so a kill resumes. Each commit writes the chunk as a
+ * segment of the index: fixed chunks of 500 took 0.41-0.50 s for 100k tasks, of 5,000 0.28 s.
  */
-export const catchUpSearchIndex = async (db: Sqlite, chunk = 500): Promise<number> => {
+export const catchUpSearchIndex = async (
+  db: Sqlite,
+  { firstChunk = 500, budgetMs = 40 }: { firstChunk?: number; budgetMs?: number } = {},
+): Promise<number> => {
   let indexed = 0;
+  let chunk = firstChunk;
   for (;;) {
     const row = stmt(
       db,
       'SELECT CAST(value AS INTEGER) AS upto FROM replica_info WHERE key = ?',
     ).get(key) as { upto: number } | undefined;
     if (!row) return indexed;
+    const started = performance.now();
     const n = db.transaction(() => {
       const ids = stmt(
         db,
@@ -52,6 +60,7 @@ export const catchUpSearchIndex = async (db: Sqlite, chunk = 500): Promise<numbe
     })();
     if (n === 0) return indexed;
     indexed += n;
+    chunk = nextBatchSize(chunk, n, performance.now() - started, budgetMs);
     await yieldToLoop();
   }
 };

@@ -17,6 +17,7 @@ import {
   HIGHLIGHT_START as S,
   searchTasks,
 } from './search';
+import { catchUpSearchIndex, deferSearchIndex, searchIndexPending } from './search-index';
 import { readTask } from './tasks-read';
 import { applyTaskItems, deleteTasks, writeTask } from './tasks-write';
 
@@ -193,4 +194,33 @@ describe('searchTasks: more matches than can be ranked', () => {
     expect(few.map((h) => h.taskId)).toEqual([9999]);
     expect(few[0]?.score).toBeTypeOf('number');
   });
+});
+
+describe('catchUpSearchIndex', () => {
+  // Chunks that stay at the smallest size, and chunks that grow to the largest: no task is
+  // left out or indexed twice at a chunk's edge.
+  it.each([0, 1e6])(
+    'indexes every task written while it was deferred (budget %d ms)',
+    async (budgetMs) => {
+      const r = openTestReplica();
+      try {
+        deferSearchIndex(r.replica.db);
+        const items = Array.from({ length: 1_234 }, (_, i) =>
+          bulkTask.parse(taskDto({ taskId: i + 1, taskTitle: `Gizmo ${i + 1}` })),
+        );
+        r.replica.transaction(() => applyTaskItems(r.replica.db, items));
+        expect(searchTasks(r.replica.db, 'gizmo', { limit: 2_000 })).toHaveLength(0);
+        expect(await catchUpSearchIndex(r.replica.db, { firstChunk: 50, budgetMs })).toBe(1_234);
+        expect(searchIndexPending(r.replica.db)).toBe(false);
+        const indexed = r.replica.db
+          .prepare("SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH 'gizmo' ORDER BY rowid")
+          .pluck()
+          .all();
+        expect(indexed).toEqual(items.map((t) => t.taskId));
+        expect(searchTasks(r.replica.db, 'gizmo 1234').map((h) => h.taskId)).toEqual([1_234]);
+      } finally {
+        r.close();
+      }
+    },
+  );
 });
