@@ -17,6 +17,7 @@ import { Attachments } from './attachments';
 import { Checklist } from './checklist';
 import { FailedEditRow } from './sync-panel';
 import { DescriptionField, TaskProperties, TitleField } from './task-fields';
+import { MissingTask } from './task-missing';
 import { TimerControls } from './timer-controls';
 
 const edit = (cmd: EditCommand) => void applyEdit(cmd);
@@ -77,17 +78,7 @@ export function TaskDetail({ taskId }: { taskId: number }) {
       </aside>
     );
   }
-  if (!task) {
-    return (
-      <aside className="detail" aria-label="Task">
-        <div className="empty">
-          <strong>This task is no longer here</strong>
-          <span>It may have been deleted, or moved out of your reach.</span>
-          <Button onClick={close}>Close</Button>
-        </div>
-      </aside>
-    );
-  }
+  if (!task) return <MissingTask onClose={close} />;
   const d = detail.data!;
   const userList = users.data?.users ?? noUsers;
 

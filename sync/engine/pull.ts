@@ -254,6 +254,22 @@ const stopFill = async (fill: ReturnType<typeof startFill> | null) => {
 };
 
 /**
+ * Empties the server data for a fresh bootstrap, telling progress first that one starts: a
+ * view of the replica hears of the bootstrap before it sees the rows go.
+ */
+const wipeForBootstrap = (replica: Replica, options: PullOptions): void => {
+  options.onProgress?.({
+    stream: 'tasks',
+    mode: 'bootstrap',
+    itemsDone: 0,
+    total: null,
+    bytes: 0,
+    done: false,
+  });
+  replica.wipeServerData();
+};
+
+/**
  * One pull of everything: a bootstrap for what never completed, deltas for the rest. When the
  * server refuses to continue a delta (or a migration asked for it), the server data is wiped
  * and filled again, by itself.
@@ -266,7 +282,7 @@ export const pullAll = async (
   const started = performance.now();
   let rebootstrapped = false;
   if (takeRebootstrapRequest(replica)) {
-    replica.wipeServerData();
+    wipeForBootstrap(replica, options);
     rebootstrapped = true;
   }
   let streams: StreamResult[];
@@ -276,7 +292,7 @@ export const pullAll = async (
       streams = await pullOnce(replica, client, options, fill?.decoder);
     } catch (error) {
       if (!isStalePullError(error)) throw error;
-      replica.wipeServerData();
+      wipeForBootstrap(replica, options);
       rebootstrapped = true;
       fill ??= startFill(replica);
       streams = await pullOnce(replica, client, options, fill.decoder);

@@ -273,6 +273,18 @@ describe.sequential('the app in Chromium over browser mode', () => {
 
   it('keeps the window and a typed draft while the server has the replica filled again', async () => {
     await page.keyboard.press('Escape');
+    await nav('Personal tasks').click();
+    await page.locator('[role="row"]').filter({ hasText: 'Made offline' }).click();
+    await detail().waitFor();
+    // What the open task's panel says while its row is gone, seen by a MutationObserver.
+    await page.evaluate(() => {
+      const seen = new Set<string>();
+      (window as unknown as { seen: Set<string> }).seen = seen;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('aside.detail strong'))
+          seen.add(el.textContent ?? '');
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await page.keyboard.press('c');
     const draft = page.getByRole('dialog', { name: 'New task' }).getByRole('textbox', {
       name: 'Title',
@@ -295,8 +307,12 @@ describe.sequential('the app in Chromium over browser mode', () => {
     expect(await draft.inputValue()).toBe('A draft kept through a fresh bootstrap');
     await draft.fill('');
     await page.keyboard.press('Escape');
+    // The open task waited for its row, never saying it was gone, and shows it again.
+    const seen = await page.evaluate(() => [...(window as unknown as { seen: Set<string> }).seen]);
+    expect(seen).toContain('Copying this task from the server again');
+    expect(seen).not.toContain('This task is no longer here');
+    await page.getByRole('complementary', { name: 'Task: Made offline' }).waitFor();
     // Filled again from the server: the synced rows are back.
-    await nav('Personal tasks').click();
     await syncedRow('[role="row"][data-task-id]')
       .filter({ hasText: 'Made offline' })
       .waitFor({ timeout: 10_000 });

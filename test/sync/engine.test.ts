@@ -84,6 +84,28 @@ describe('engine', () => {
     expect(e.status().bootstrap).toBeNull();
   });
 
+  it('shows a fresh bootstrap (the server would not continue) before the rows go', async () => {
+    const { engine: e, server: s } = await setUp();
+    // What a view asking the engine right after the wipe would hear (the UI asks when an open
+    // task has gone missing, to tell a refill from a deletion).
+    const wipe = e.replica.wipeServerData.bind(e.replica);
+    const afterWipe: (object | null)[] = [];
+    e.replica.wipeServerData = () => {
+      wipe();
+      afterWipe.push(e.status().bootstrap);
+    };
+    await admin(s, 'faults', {
+      rules: [{ kind: 'gone', method: 'GET', pathPrefix: '/v1/bulk/tasks', count: 1 }],
+    });
+    await e.syncNow();
+    expect(afterWipe).toHaveLength(1);
+    expect(afterWipe[0]).toMatchObject({ stream: 'tasks', mode: 'bootstrap', done: false });
+    expect(e.status().bootstrap).toBeNull();
+    expect(
+      e.replica.db.prepare('SELECT COUNT(*) FROM tasks WHERE task_id > 0').pluck().get(),
+    ).toBeGreaterThan(0);
+  });
+
   it('shows an edit at once and sends it exactly once', async () => {
     const { engine, client } = await setUp();
     const r = engine.edit({ kind: 'task.create', fields: { taskTitle: 'from the engine' } });
