@@ -12,6 +12,8 @@ export function MissingTask({ onClose }: { onClose: () => void }) {
   const refilling = useApp((s) => s.session?.bootstrapping === true);
   const [gone, setGone] = useState(false);
   useEffect(() => {
+    // While the store knows of a refill the panel waits; once it ends, ask again.
+    if (refilling) return;
     let live = true;
     setGone(false);
     bridge()
