@@ -4,42 +4,31 @@
  * that reference one, and, transitively, those that depend on a row taken (a checklist item
  * on a subtask of a task created offline).
  */
-import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { parseEntityKey, type QueuedMutation } from '../outbox';
 import { select } from '../outbox/rows';
 import { applyEffect } from './effects';
 
-/** A quoted string of a JSON array of keys (keys hold no quote). */
-const QUOTED = /"([^"]*)"/g;
-
 /**
  * Live rows (pending, in flight) that `keys` names: their entity or one they reference, by
- * key or by kind (`task:*`). The hook runs after every server write and a long outbox must not
- * be parsed whole each time: the live rows' keys are read (cheap columns), matched here in
- * sets (a page of 500 keys against thousands of rows: no key compared with every row), and
- * only the rows that match are read whole. depends_on is a JSON array of keys.
+ * key or by kind (`task:*`: the keys from `task:` up to `task;`, the character after the
+ * colon). The hook runs after every server write: the rows are found through `outbox_refs`
+ * (migration 0009), not by reading every live row's keys, which made a replay of n rows
+ * O(n^2).
  */
 const liveRowsNaming = (db: Sqlite, keys: readonly string[]): QueuedMutation[] => {
-  const exact = new Set(keys.filter((k) => !k.endsWith(':*')));
+  const exact = keys.filter((k) => !k.endsWith(':*'));
   const kinds = keys.filter((k) => k.endsWith(':*')).map((k) => k.slice(0, -1));
-  const named = (key: string) => exact.has(key) || kinds.some((k) => key.startsWith(k));
-  const names = (r: { entity: string; depends_on: string }) => {
-    if (named(r.entity)) return true;
-    for (const m of r.depends_on.matchAll(QUOTED)) if (named(m[1] ?? '')) return true;
-    return false;
-  };
-  const ids = (
-    stmt(
-      db,
-      "SELECT mutation_id, entity, depends_on FROM outbox WHERE state IN ('pending', 'inflight')",
-    ).all() as { mutation_id: number; entity: string; depends_on: string }[]
-  )
-    .filter(names)
-    .map((r) => r.mutation_id);
-  return ids.length === 0
-    ? []
-    : select(db, 'mutation_id IN (SELECT value FROM json_each(?))', JSON.stringify(ids));
+  const naming = [
+    'SELECT mutation_id FROM outbox_refs WHERE key IN (SELECT value FROM json_each(?))',
+    ...kinds.map(() => 'SELECT mutation_id FROM outbox_refs WHERE key >= ? AND key < ?'),
+  ].join(' UNION ');
+  return select(
+    db,
+    `state IN ('pending', 'inflight') AND mutation_id IN (${naming})`,
+    JSON.stringify(exact),
+    ...kinds.flatMap((k) => [k, `${k.slice(0, -1)};`]),
+  );
 };
 
 /**

@@ -70,10 +70,10 @@ const dropEntities = (db: Sqlite, keys: readonly EntityKey[], into: Dropped) => 
   for (let key = todo.shift(); key !== undefined; key = todo.shift()) {
     if (seen.has(key)) continue;
     seen.add(key);
+    // Its own rows and the rows that reference it (outbox_refs holds both).
     const rows = select(
       db,
-      `entity = ? OR EXISTS (SELECT 1 FROM json_each(outbox.depends_on) d WHERE d.value = ?)`,
-      key,
+      'mutation_id IN (SELECT mutation_id FROM outbox_refs WHERE key = ?)',
       key,
     );
     for (const r of rows) {
