@@ -4,7 +4,8 @@
  * the reference server on loopback. Figures: requests sent (and per edit), how many requests
  * the edits coalesced into, replay wall time, and its ratio to the floor: the same requests
  * sent directly by the client with no outbox (same pool size, same order rules). Also how long
- * an edit takes to be visible in a local query (p95).
+ * an edit takes to be visible in a local query (p95). And a long outbox (500 and 4,000 tasks
+ * created offline): ms per row of its replay.
  *
  * Each round runs the replay and its floor back to back in this process, in alternating order
  * (the replay first in odd rounds, the floor first in even ones). A first round, not counted,
@@ -269,6 +270,45 @@ for (let i = 0; i <= ROUNDS; i++) {
     `${i === 0 ? 'warm-up round (not counted)' : `round ${i}`}: replay ${round(r.wall * 1000, 1)} ms, floor ${round(r.floor * 1000, 1)} ms, ratio ${round(r.wall / r.floor)}\n`,
   );
 }
+/**
+ * A long outbox: `n` tasks created offline, then replayed; ms per row. Were the replay's work
+ * per row to grow with the rows still queued, 4,000 rows would cost more each than 500.
+ */
+const longReplayMsPerRow = async (n: number): Promise<number> => {
+  const dir = tempDir('wt-bench-replay-long-');
+  const server = await startServerProcess(['--seed', 'demo', '--data', join(dir, 'server')]);
+  try {
+    const session = await signIn(server.url, 'demo@example.com', 'demo1234');
+    const client = createApiClient({ baseUrl: server.url, orgId: 1, session });
+    const engine = openEngine({
+      dataDir: join(dir, 'client'),
+      client,
+      userId: session.user?.userId ?? 0,
+      pullIntervalMs: 3_600_000,
+    });
+    engine.start();
+    await engine.syncNow();
+    engine.pause();
+    for (let i = 0; i < n; i++)
+      engine.edit({ kind: 'task.create', fields: { taskTitle: `offline ${i}` } });
+    const t0 = performance.now();
+    engine.resume();
+    for (let i = 0; i < 50 && engine.status().pending > 0; i++) await engine.syncNow();
+    const ms = performance.now() - t0;
+    if (engine.status().pending > 0) throw new Error('the long replay did not finish');
+    await engine.close();
+    await client.close();
+    return ms / n;
+  } finally {
+    await server.stop();
+  }
+};
+const long500 = await longReplayMsPerRow(500);
+const long4000 = await longReplayMsPerRow(4_000);
+process.stdout.write(
+  `long outbox: 500 creates ${round(long500)} ms a row, 4,000 creates ${round(long4000)} ms a row\n`,
+);
+
 const median = (xs: number[]) => percentile(xs, 50);
 const first = rounds[0] as RoundFigures;
 const wall = median(rounds.map((r) => r.wall));
@@ -288,4 +328,8 @@ printFigures({
   floor_ratio: round(median(rounds.map((r) => r.wall / r.floor)), 2),
   visible_p50_ms: round(percentile(visible, 50), 3),
   visible_p95_ms: round(percentile(visible, 95), 3),
+  long_500_ms_per_row: round(long500, 2),
+  long_4000_ms_per_row: round(long4000, 2),
+  // Flat is 1: the work per row does not grow with the rows still queued.
+  long_scaling: round(long4000 / long500, 2),
 });
