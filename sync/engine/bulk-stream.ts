@@ -120,9 +120,10 @@ const MAX_TASK_PAGE = 500;
 /**
  * Projects per page at most. A project is parsed and written on this thread (0.2-0.5 ms of CPU
  * each with its members, tags and fields); pages sized by the write alone grew to thousands
- * and blocked for 200-370 ms, pages of 200 still 150 ms at load 5.
+ * and blocked for 200-370 ms, pages of 200 still 150 ms at load 5, pages of 100 45-53 ms idle
+ * (the bootstrap's longest blocks then); pages of 50 stay under the move's 40 ms chunks.
  */
-const MAX_PROJECT_PAGE = 100;
+const MAX_PROJECT_PAGE = 50;
 
 /** A stream bootstraps until it has completed once (one mid-way resumes its bootstrap). */
 export const bulkMode = (prior: StreamState | null): 'bootstrap' | 'delta' =>
