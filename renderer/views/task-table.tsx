@@ -241,10 +241,7 @@ export function TaskTable(props: TaskTableProps) {
         {pages.total === null ? (
           <SkeletonRows />
         ) : total === 0 ? (
-          <div className="empty">
-            <strong>No tasks here</strong>
-            <span>Press C to create one, or loosen the filters.</span>
-          </div>
+          <EmptyTable />
         ) : (
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {items.map((v) => {
@@ -301,6 +298,22 @@ export function TaskTable(props: TaskTableProps) {
           </div>
         )}
       </div>
+    </div>
+  );
+}
+
+/** No rows: none match, or a fresh bootstrap has emptied the replica and is filling it. */
+function EmptyTable() {
+  const refilling = useApp((s) => s.session?.bootstrapping === true);
+  return refilling ? (
+    <div className="empty" aria-busy="true">
+      <strong>Copying your tasks from the server again</strong>
+      <span>They show here as they arrive.</span>
+    </div>
+  ) : (
+    <div className="empty">
+      <strong>No tasks here</strong>
+      <span>Press C to create one, or loosen the filters.</span>
     </div>
   );
 }

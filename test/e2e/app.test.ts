@@ -276,12 +276,13 @@ describe.sequential('the app in Chromium over browser mode', () => {
     await nav('Personal tasks').click();
     await page.locator('[role="row"]').filter({ hasText: 'Made offline' }).click();
     await detail().waitFor();
-    // What the open task's panel says while its row is gone, seen by a MutationObserver.
+    // What the open task's panel and the list say while the rows are gone, seen by a
+    // MutationObserver.
     await page.evaluate(() => {
       const seen = new Set<string>();
       (window as unknown as { seen: Set<string> }).seen = seen;
       new MutationObserver(() => {
-        for (const el of document.querySelectorAll('aside.detail strong'))
+        for (const el of document.querySelectorAll('aside.detail strong, .tt-body .empty strong'))
           seen.add(el.textContent ?? '');
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
@@ -310,6 +311,7 @@ describe.sequential('the app in Chromium over browser mode', () => {
     // The open task waited for its row, never saying it was gone, and shows it again.
     const seen = await page.evaluate(() => [...(window as unknown as { seen: Set<string> }).seen]);
     expect(seen).toContain('Copying this task from the server again');
+    expect(seen).toContain('Copying your tasks from the server again');
     expect(seen).not.toContain('This task is no longer here');
     await page.getByRole('complementary', { name: 'Task: Made offline' }).waitFor();
     // Filled again from the server: the synced rows are back.
