@@ -46,9 +46,10 @@ describe('MissingTask', () => {
     host.bootstrapping = true;
     useApp.setState({ session: session(false) });
     render(<MissingTask onClose={() => undefined} />);
-    await settle();
-    expect(heading()).not.toBe('This task is no longer here');
+    expect(heading()).toBeUndefined();
     expect(document.querySelector('aside')?.getAttribute('aria-busy')).toBe('true');
+    await settle();
+    expect(heading()).toBe('Copying this task from the server again');
     act(() => useApp.setState({ session: session(true) }));
     expect(heading()).toBe('Copying this task from the server again');
     // The fill ends without it: then it is gone.

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { CustomField } from '../../shared/api/custom-fields';
 import type { BridgeTaskFilter, BridgeTaskScope, BridgeTaskSort } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
+import { useRefilling } from '../data/refilling';
 import { afterPaint } from '../data/schedule';
 import { useTaskPages } from '../data/task-pages';
 import { statusClass } from '../lib/vocab';
@@ -304,8 +305,9 @@ export function TaskTable(props: TaskTableProps) {
 
 /** No rows: none match, or a fresh bootstrap has emptied the replica and is filling it. */
 function EmptyTable() {
-  const refilling = useApp((s) => s.session?.bootstrapping === true);
-  return refilling ? (
+  const refilling = useRefilling();
+  if (refilling === 'unknown') return <div className="empty" aria-busy="true" />;
+  return refilling === 'yes' ? (
     <div className="empty" aria-busy="true">
       <strong>Copying your tasks from the server again</strong>
       <span>They show here as they arrive.</span>

@@ -312,6 +312,7 @@ describe.sequential('the app in Chromium over browser mode', () => {
     const seen = await page.evaluate(() => [...(window as unknown as { seen: Set<string> }).seen]);
     expect(seen).toContain('Copying this task from the server again');
     expect(seen).toContain('Copying your tasks from the server again');
+    expect(seen).not.toContain('No tasks here');
     expect(seen).not.toContain('This task is no longer here');
     await page.getByRole('complementary', { name: 'Task: Made offline' }).waitFor();
     // Filled again from the server: the synced rows are back.
