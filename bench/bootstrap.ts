@@ -76,7 +76,14 @@ try {
   const main0 = procCpuMs(mainStat);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  await pullAll(replica, client);
+  // When the task pages were last reported written: what follows (the last page, the move, the
+  // index builds, the search index) runs with the server idle.
+  let lastPageAt = t0;
+  await pullAll(replica, client, {
+    onProgress: (p) => {
+      if (p.stream === 'tasks' && !p.done) lastPageAt = performance.now();
+    },
+  });
   const bootstrapMs = performance.now() - t0;
   const bootstrapCpuMs = cpuMs(process.cpuUsage(cpu0));
   const serverCpuS = cpuDelta(server0, procCpuMs(serverStat));
@@ -239,6 +246,8 @@ try {
     tasks_per_s: Math.round(tasks / (bootstrapMs / 1000)),
     floor_s: round(floorMs / 1000, 3),
     floor_ratio: round(bootstrapMs / floorMs),
+    // From the last task page reported written to the end of the bootstrap.
+    after_pages_s: round((t0 + bootstrapMs - lastPageAt) / 1000, 2),
     // This process's CPU time (all its threads): on a shared machine, steadier than wall time.
     bootstrap_cpu_s: round(bootstrapCpuMs / 1000, 3),
     // Of which the main (writing) thread's; the rest is the fill's worker, GC and I/O threads.
