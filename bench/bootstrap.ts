@@ -8,7 +8,6 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { request } from 'undici';
 import { endpoints } from '../shared/api';
 import { createApiClient, signIn } from '../sync/api';
 import { decodeResponse } from '../sync/api/call';
@@ -96,74 +95,7 @@ try {
     `bootstrap: ${tasks} tasks in ${round(bootstrapMs / 1000)} s, peak RSS ${round(peakRss)} MB\n`,
   );
 
-  // 2. Floor: the same pages as bytes in memory, then decode + validate + write, no HTTP.
-  const pages: Buffer[] = [];
-  let cursor: string | null = null;
-  const token = await session.accessToken('bulkTasks');
-  do {
-    const url = new URL('/v1/bulk/tasks', server.url);
-    url.searchParams.set('size', '500');
-    if (cursor) url.searchParams.set('cursor', cursor);
-    const res = await request(url, {
-      headers: { authorization: `Bearer ${token}`, 'x-org-id': '1' },
-    });
-    const bytes = Buffer.from(await res.body.arrayBuffer());
-    pages.push(bytes);
-    cursor = (JSON.parse(bytes.toString()) as { data: { nextCursor: string | null } }).data
-      .nextCursor;
-  } while (cursor);
-  // The check alone (JSON and schema) of the same pages in memory: the floor's share of it
-  // (measured first: the floor hands the pages' buffers over to its worker).
-  const cpu4 = process.cpuUsage();
-  for (const body of pages)
-    decodeResponse(
-      endpoints.bulkTasks,
-      'bulkTasks',
-      { status: 200, headers: {}, body },
-      Date.now(),
-    );
-  const checkCpuMs = cpuMs(process.cpuUsage(cpu4));
-  const floorReplica = Replica.openFile(join(dir, 'floor.sqlite'));
-  const t1 = performance.now();
-  const cpu1 = process.cpuUsage();
-  // The same store path as a bootstrap: its helper threads (page decoder, checkpointer), the
-  // search index deferred, pages decoded one ahead of the write and staged, moved into the
-  // task tables in id order (their secondary indexes built after, on the worker), then the
-  // search index caught up.
-  const thread = startFillThread();
-  const checkpointer = startCheckpointer(floorReplica, thread);
-  const decoder = openPageDecoder(thread);
-  deferSearchIndex(floorReplica.db);
-  beginFirstFill(floorReplica.db);
-  const decode = (body: Buffer) =>
-    decoder.decode({
-      operationId: 'bulkTasks',
-      response: { status: 200, headers: {}, body },
-      receivedAt: Date.now(),
-    }).page;
-  await withFillCache(
-    floorReplica,
-    async () => {
-      let next = decode(pages[0] as Buffer);
-      for (let i = 0; i < pages.length; i++) {
-        const page = await next;
-        const following = pages[i + 1];
-        if (following) next = decode(following);
-        floorReplica.transaction(() => writeStagePage(floorReplica.db, page.page));
-      }
-      await mergeFirstFill(floorReplica, { thread });
-    },
-    'stage',
-  );
-  await catchUpSearchIndex(floorReplica.db);
-  await checkpointer.stop();
-  await thread?.close();
-  const floorMs = performance.now() - t1;
-  const floorCpuMs = cpuMs(process.cpuUsage(cpu1));
-  floorReplica.close();
-  process.stdout.write(`floor (decode + write, no HTTP): ${round(floorMs / 1000)} s\n`);
-
-  // 3. What HTTP and the contract's check alone take, nothing decoded for the store or written:
+  // 2. What HTTP and the contract's check alone take, nothing decoded for the store or written:
   // every page fetched over the same client, parsed and checked with the contract's schema,
   // the next one requested as soon as its cursor is known (as the bootstrap does). A bound
   // under the bootstrap: its store work comes on top, on the same 2 cores.
@@ -171,11 +103,14 @@ try {
   const t3 = performance.now();
   const cpu3 = process.cpuUsage();
   let checked = 0;
+  // Each page's bytes, kept for the floor below.
+  const pages: Uint8Array[] = [];
   const fetchPage = (after: string | null) =>
     client.callRaw('bulkTasks', { query: after ? { size: 500, cursor: after } : { size: 500 } });
   for (let pending: ReturnType<typeof fetchPage> | null = fetchPage(null); pending !== null; ) {
     const answer = await pending;
     pending = null;
+    pages.push(answer.response.body);
     const data = decodeResponse(
       endpoints.bulkTasks,
       'bulkTasks',
@@ -194,6 +129,60 @@ try {
   process.stdout.write(
     `fetch + check only (nothing written): ${checked} tasks in ${round(fetchCheckMs / 1000)} s\n`,
   );
+
+  // The check alone (JSON and schema) of the same pages in memory: the floor's share of it
+  // (measured first: the floor hands the pages' buffers over to its worker).
+  const cpu4 = process.cpuUsage();
+  for (const body of pages)
+    decodeResponse(
+      endpoints.bulkTasks,
+      'bulkTasks',
+      { status: 200, headers: {}, body },
+      Date.now(),
+    );
+  const checkCpuMs = cpuMs(process.cpuUsage(cpu4));
+
+  // 3. Floor: the same pages as bytes in memory, then decode + validate + write, no HTTP.
+  const floorReplica = Replica.openFile(join(dir, 'floor.sqlite'));
+  const t1 = performance.now();
+  const cpu1 = process.cpuUsage();
+  // The same store path as a bootstrap: its helper threads (page decoder, checkpointer), the
+  // search index deferred, pages decoded one ahead of the write and staged, moved into the
+  // task tables in id order (their secondary indexes built after, on the worker), then the
+  // search index caught up.
+  const thread = startFillThread();
+  const checkpointer = startCheckpointer(floorReplica, thread);
+  const decoder = openPageDecoder(thread);
+  deferSearchIndex(floorReplica.db);
+  beginFirstFill(floorReplica.db);
+  const decode = (body: Uint8Array) =>
+    decoder.decode({
+      operationId: 'bulkTasks',
+      response: { status: 200, headers: {}, body },
+      receivedAt: Date.now(),
+    }).page;
+  await withFillCache(
+    floorReplica,
+    async () => {
+      let next = decode(pages[0] as Uint8Array);
+      for (let i = 0; i < pages.length; i++) {
+        const page = await next;
+        const following = pages[i + 1];
+        if (following) next = decode(following);
+        floorReplica.transaction(() => writeStagePage(floorReplica.db, page.page));
+      }
+      await mergeFirstFill(floorReplica, { thread });
+    },
+    'stage',
+  );
+  await catchUpSearchIndex(floorReplica.db);
+  await checkpointer.stop();
+  await thread?.close();
+  const floorMs = performance.now() - t1;
+  const floorCpuMs = cpuMs(process.cpuUsage(cpu1));
+  floorReplica.close();
+  process.stdout.write(`floor (decode + write, no HTTP): ${round(floorMs / 1000)} s\n`);
+
   // Wall time if the 2 cores never idled: the CPU of the client's HTTP and check, the server's,
   // and (for the bootstrap's bound) the store's own work, the floor's CPU without the check.
   const httpCheckCpuS = fetchCheckCpuMs / 1000 + Math.max(0, fetchCheckServerCpuS);

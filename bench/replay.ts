@@ -94,6 +94,18 @@ interface RoundFigures {
   visible: number[];
 }
 
+/** The demo user's engine through its first pull, then paused: edits queue in its outbox. */
+const pausedEngine = async (serverUrl: string, dataDir: string) => {
+  const session = await signIn(serverUrl, 'demo@example.com', 'demo1234');
+  const client = createApiClient({ baseUrl: serverUrl, orgId: 1, session });
+  const userId = session.user?.userId ?? 0;
+  const engine = openEngine({ dataDir, client, userId, pullIntervalMs: 3_600_000 });
+  engine.start();
+  await engine.syncNow();
+  engine.pause();
+  return { client, userId, engine };
+};
+
 /** One replay and its floor, each on a fresh server of the same seed (a twin: same ids). */
 const runRound = async (floorFirst: boolean): Promise<RoundFigures> => {
   const dir = tempDir('wt-bench-replay-');
@@ -113,18 +125,7 @@ const replayAndFloor = async (
   dir: string,
   floorFirst: boolean,
 ): Promise<RoundFigures> => {
-  const session = await signIn(serverUrl, 'demo@example.com', 'demo1234');
-  const client = createApiClient({ baseUrl: serverUrl, orgId: 1, session });
-  const userId = session.user?.userId ?? 0;
-  const engine = openEngine({
-    dataDir: join(dir, 'client'),
-    client,
-    userId,
-    pullIntervalMs: 3_600_000,
-  });
-  engine.start();
-  await engine.syncNow();
-  engine.pause();
+  const { client, userId, engine } = await pausedEngine(serverUrl, join(dir, 'client'));
   const db = engine.replica.db;
   const existing = (
     db
@@ -278,17 +279,7 @@ const longReplayMsPerRow = async (n: number): Promise<number> => {
   const dir = tempDir('wt-bench-replay-long-');
   const server = await startServerProcess(['--seed', 'demo', '--data', join(dir, 'server')]);
   try {
-    const session = await signIn(server.url, 'demo@example.com', 'demo1234');
-    const client = createApiClient({ baseUrl: server.url, orgId: 1, session });
-    const engine = openEngine({
-      dataDir: join(dir, 'client'),
-      client,
-      userId: session.user?.userId ?? 0,
-      pullIntervalMs: 3_600_000,
-    });
-    engine.start();
-    await engine.syncNow();
-    engine.pause();
+    const { client, engine } = await pausedEngine(server.url, join(dir, 'client'));
     for (let i = 0; i < n; i++)
       engine.edit({ kind: 'task.create', fields: { taskTitle: `offline ${i}` } });
     const t0 = performance.now();
