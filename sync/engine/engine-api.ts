@@ -7,6 +7,7 @@
 import type { EditCommand, EditResult } from '../../shared/edits/commands';
 import type { ApiClient } from '../api';
 import type { Replica } from '../db/replica';
+import type { BackoffOptions } from '../outbox/backoff';
 import type { FailedEdit } from '../outbox/status';
 import type { EntityKey, Json, MutationKind } from '../outbox/types';
 import type { LazyData } from './lazy';
@@ -95,4 +96,6 @@ export interface EngineOptions {
   /** Edits of independent entities sent at once; 4 by default. */
   concurrency?: number;
   now?: () => number;
+  /** Retry delays of edits and pulls (tests shorten them); the outbox's defaults otherwise. */
+  backoff?: BackoffOptions;
 }

@@ -102,6 +102,7 @@ class Engine implements SyncEngine {
       userId: options.userId,
       concurrency: options.concurrency ?? 4,
       now: this.now,
+      ...(options.backoff ? { backoff: options.backoff } : {}),
       rollBack: (rows) => rollBack(db, rows, this.now()),
       reapplyOwn: (entity) => reapplyOwnRows(db, entity, this.now()),
       afterSettle: (row, answer) => queueTimerCorrection(db, row, answer, this.now()),
@@ -272,7 +273,9 @@ class Engine implements SyncEngine {
       this.bootstrapping.clear();
       if (error instanceof PullCancelledError) return false;
       this.pullFailures++;
-      this.pullRetryAt = this.now() + nextAttemptDelay(this.pullFailures);
+      this.pullRetryAt =
+        this.now() +
+        nextAttemptDelay(this.pullFailures, undefined, Math.random, this.options.backoff);
       if (isApiClientError(error)) {
         if (error.kind === 'network' || error.kind === 'timeout') this.setOnline(false);
         if (error.kind === 'auth') this.needsSignIn = true;
