@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type OperationId, operationIds } from '../shared/api';
 import { type Clock, createClock } from './clock';
 import { openDb } from './db/open';
 import type { Quirk, ServerDeps } from './deps';
-import { createFaults, type FaultRates, faultRatesSchema } from './faults';
+import { createFaults, type FaultRates, type Faults, faultRatesSchema } from './faults';
 import { registerAdmin } from './http/admin';
 import { apiErrorBody, HttpError } from './http/errors';
 import { createRouter } from './http/route';
@@ -125,13 +125,48 @@ export const buildApp = async (options: ServerOptions): Promise<BuiltApp> => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Keeps a committed answer back until the admin route releases it. The client's connection
+ * closing ends the hold too (the client died): Fastify then writes to a closed socket, which
+ * sends nothing, and finishes the request as usual, so nothing stays behind.
+ */
+const holdAnswer = <T>(
+  faults: Faults,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: T,
+): T | Promise<T> => {
+  const res = reply.raw;
+  // Gone before its answer was ready: there is nobody to hold it for.
+  if (res.destroyed || req.raw.socket.destroyed) return payload;
+  return new Promise<T>((resolve) => {
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      res.off('close', end);
+      forget();
+      resolve(payload);
+    };
+    const forget = faults.hold({
+      release: end,
+      drop: () => {
+        req.raw.socket.destroy();
+        end();
+      },
+    });
+    res.once('close', end);
+  });
+};
+
 const registerFaultHooks = (app: FastifyInstance, deps: ServerDeps) => {
   const dropped = new WeakSet<object>();
   const malformed = new WeakSet<object>();
+  const held = new WeakSet<object>();
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/v1/')) return;
     const path = req.url.split('?')[0] ?? req.url;
-    const { kind, latencyMs } = deps.faults.decide(req.method, path);
+    const { kind, latencyMs, retryAfterSec } = deps.faults.decide(req.method, path);
     if (latencyMs > 0) await sleep(latencyMs);
     if (kind === 'reset') {
       req.raw.socket.destroy();
@@ -144,7 +179,7 @@ const registerFaultHooks = (app: FastifyInstance, deps: ServerDeps) => {
     if (kind === '429')
       return reply
         .code(429)
-        .header('retry-after', '1')
+        .header('retry-after', String(retryAfterSec))
         .send(apiErrorBody(429, 'injected fault: rate limited', path, deps.clock.now()));
     if (kind === 'gone')
       return reply
@@ -159,8 +194,9 @@ const registerFaultHooks = (app: FastifyInstance, deps: ServerDeps) => {
         );
     if (kind === 'drop') dropped.add(req);
     if (kind === 'malformed') malformed.add(req);
+    if (kind === 'hold') held.add(req);
   });
-  app.addHook('onSend', async (req, _reply, payload) => {
+  app.addHook('onSend', async (req, reply, payload) => {
     if (dropped.has(req)) {
       // The handler has committed; the client never learns it.
       req.raw.socket.destroy();
@@ -171,7 +207,12 @@ const registerFaultHooks = (app: FastifyInstance, deps: ServerDeps) => {
       // The bulk export answers bytes.
       if (Buffer.isBuffer(payload)) return payload.subarray(0, Math.floor(payload.length / 2));
     }
+    if (held.has(req)) return holdAnswer(deps.faults, req, reply, payload);
     return payload;
+  });
+  // Before Fastify waits for connections to end: a held answer would otherwise keep it waiting.
+  app.addHook('preClose', async () => {
+    deps.faults.dropHeld();
   });
 };
 

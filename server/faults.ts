@@ -5,18 +5,26 @@ import { z } from 'zod';
  * ones from rules set at run time through the admin route (deterministic: "the next 2 GETs
  * of /v1/bulk/tasks answer malformed JSON").
  *   5xx       answer 503 before the handler runs (nothing written)
- *   429       answer 429 with Retry-After: 1 before the handler runs
+ *   429       answer 429 with Retry-After (1 s unless told) before the handler runs
  *   reset     destroy the connection before the handler runs (nothing written)
  *   drop      run the handler, commit, then destroy the connection instead of answering
  *   malformed run the handler, then send the body cut in half (invalid JSON, status 200)
  *   gone      answer 410 before the handler runs: a cursor or modifiedSince the service no
  *             longer serves (a client falls back to a fresh bootstrap)
+ *   hold      run the handler, commit, then send nothing until released through the admin
+ *             route (or until the client's connection closes: the client died, so a test can
+ *             kill a client between the server's commit and the client's record of it)
  *   latency   wait a random time in [min, max] ms first
+ * Every fault that fires is counted by kind and method (`hits`), so a test can tell that a
+ * random run did hit a create, an update and a delete with each kind.
  */
-export const faultKinds = ['5xx', '429', 'reset', 'drop', 'malformed', 'gone'] as const;
+// New kinds go last: the rate roll walks this order, so a seeded run keeps its faults.
+export const faultKinds = ['5xx', '429', 'reset', 'drop', 'malformed', 'gone', 'hold'] as const;
 export type FaultKind = (typeof faultKinds)[number];
 
 const rate = z.coerce.number().min(0).max(1);
+// 0 is valid HTTP ("again at once") and keeps tests fast.
+const retryAfterSec = z.coerce.number().int().min(0).max(3600);
 
 export const faultRatesSchema = z.object({
   '5xx': rate.default(0),
@@ -25,6 +33,9 @@ export const faultRatesSchema = z.object({
   drop: rate.default(0),
   malformed: rate.default(0),
   gone: rate.default(0),
+  hold: rate.default(0),
+  /** Retry-After of the 429s that rates cause, in seconds. */
+  retryAfter: retryAfterSec.default(1),
   latency: z
     .tuple([z.number().int().min(0), z.number().int().min(0)])
     .refine(([a, b]) => a <= b, 'min must not exceed max')
@@ -40,10 +51,12 @@ export const faultRuleSchema = z.object({
   pathPrefix: z.string().startsWith('/').optional(),
   /** How many matching requests it hits; then it is spent. */
   count: z.number().int().min(1).max(10_000).default(1),
+  /** Retry-After of a `429`, in seconds; 1 when not given. */
+  retryAfterSec: z.number().int().min(0).max(3600).optional(),
 });
 export type FaultRule = z.infer<typeof faultRuleSchema>;
 
-/** Parses `5xx=0.1,reset=0.05,429=0.05,latency=20-200,seed=7`. */
+/** Parses `5xx=0.1,reset=0.05,429=0.05,retryAfter=0,latency=20-200,seed=7`. */
 export const parseFaultSpec = (spec: string): FaultRates => {
   const raw: Record<string, unknown> = {};
   for (const part of spec
@@ -81,25 +94,62 @@ const seeded = (seed: number) => {
 export interface FaultDecision {
   kind: FaultKind | null;
   latencyMs: number;
+  /** What a `429` sends as Retry-After. */
+  retryAfterSec: number;
+}
+
+/** An answer a `hold` keeps back: sent on release, or its connection cut when dropped. */
+export interface HeldAnswer {
+  release(): void;
+  drop(): void;
+}
+
+export interface FaultState {
+  rates: FaultRates;
+  rules: FaultRule[];
+  /** Answers held right now. */
+  held: number;
+  /** Faults that fired since the server started, by `"kind METHOD"`; never reset. */
+  hits: Record<string, number>;
 }
 
 export interface Faults {
   decide(method: string, path: string): FaultDecision;
   setRates(rates: FaultRates): void;
   addRules(rules: FaultRule[]): void;
+  /** Resets rates and rules; held answers and the hit counters stay. */
   clear(): void;
-  state(): { rates: FaultRates; rules: FaultRule[] };
+  /** Keeps `answer` until release or drop; the answer calls the returned function when it ends. */
+  hold(answer: HeldAnswer): () => void;
+  /** Sends every held answer; answers how many. */
+  release(): number;
+  /** Cuts every held answer's connection (the server is closing); answers how many. */
+  dropHeld(): number;
+  state(): FaultState;
 }
 
 export const createFaults = (initial: FaultRates = faultRatesSchema.parse({})): Faults => {
   let rates = initial;
   let random = initial.seed === undefined ? Math.random : seeded(initial.seed);
   let rules: FaultRule[] = [];
+  const held = new Set<HeldAnswer>();
+  const hits = new Map<string, number>();
+  const hit = (kind: string, method: string) => {
+    const key = `${kind} ${method}`;
+    hits.set(key, (hits.get(key) ?? 0) + 1);
+  };
+  // Copied first: each answer leaves the set as it ends.
+  const endAll = (end: (answer: HeldAnswer) => void) => {
+    const all = [...held];
+    for (const answer of all) end(answer);
+    return all.length;
+  };
   return {
     decide(method, path) {
       const latencyMs = rates.latency
         ? Math.round(rates.latency[0] + random() * (rates.latency[1] - rates.latency[0]))
         : 0;
+      if (latencyMs > 0) hit('latency', method);
       const rule = rules.find(
         (r) =>
           (!r.method || r.method === method) && (!r.pathPrefix || path.startsWith(r.pathPrefix)),
@@ -107,14 +157,18 @@ export const createFaults = (initial: FaultRates = faultRatesSchema.parse({})): 
       if (rule) {
         rule.count -= 1;
         if (rule.count <= 0) rules = rules.filter((r) => r !== rule);
-        return { kind: rule.kind, latencyMs };
+        hit(rule.kind, method);
+        return { kind: rule.kind, latencyMs, retryAfterSec: rule.retryAfterSec ?? 1 };
       }
       let roll = random();
       for (const kind of faultKinds) {
-        if (roll < rates[kind]) return { kind, latencyMs };
+        if (roll < rates[kind]) {
+          hit(kind, method);
+          return { kind, latencyMs, retryAfterSec: rates.retryAfter };
+        }
         roll -= rates[kind];
       }
-      return { kind: null, latencyMs };
+      return { kind: null, latencyMs, retryAfterSec: rates.retryAfter };
     },
     setRates(next) {
       rates = next;
@@ -127,6 +181,19 @@ export const createFaults = (initial: FaultRates = faultRatesSchema.parse({})): 
       rates = faultRatesSchema.parse({});
       rules = [];
     },
-    state: () => ({ rates, rules: rules.map((r) => ({ ...r })) }),
+    hold(answer) {
+      held.add(answer);
+      return () => {
+        held.delete(answer);
+      };
+    },
+    release: () => endAll((answer) => answer.release()),
+    dropHeld: () => endAll((answer) => answer.drop()),
+    state: () => ({
+      rates,
+      rules: rules.map((r) => ({ ...r })),
+      held: held.size,
+      hits: Object.fromEntries(hits),
+    }),
   };
 };

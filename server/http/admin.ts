@@ -8,6 +8,8 @@ const faultsBody = z.object({
   spec: z.string().optional(),
   rules: z.array(faultRuleSchema).max(100).optional(),
   clear: z.boolean().optional(),
+  /** Sends every answer a `hold` keeps back. */
+  release: z.boolean().optional(),
 });
 const clockBody = z.union([
   z.object({ offsetMs: z.number().int() }),
@@ -17,7 +19,8 @@ const clockBody = z.union([
 
 /**
  * Test-only controls under /__admin/ (registered only with --admin): faults and the clock.
- * Loopback only, like the whole server.
+ * Loopback only, like the whole server. The state reports how many answers a `hold` keeps
+ * (a test waits for it before killing its client) and the faults that fired (`hits`).
  */
 export const registerAdmin = (app: FastifyInstance, deps: ServerDeps) => {
   const bad = (path: string, message: string) => apiErrorBody(400, message, path, deps.clock.now());
@@ -36,6 +39,7 @@ export const registerAdmin = (app: FastifyInstance, deps: ServerDeps) => {
           parsed.data.spec ? parseFaultSpec(parsed.data.spec) : faultRatesSchema.parse({}),
         );
       if (parsed.data.rules) deps.faults.addRules(parsed.data.rules);
+      if (parsed.data.release) deps.faults.release();
     } catch (error) {
       return reply.code(400).send(bad(req.url, (error as Error).message));
     }
