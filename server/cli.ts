@@ -6,7 +6,7 @@ import { parseSeed } from './seed';
 
 const usage = `usage: npm run server -- [--port N] [--data DIR] [--seed demo|empty|bench:N]
                           [--faults SPEC] [--admin] [--quirk NAME] [--access-ttl SECONDS]
-  --faults "5xx=0.1,reset=0.05,429=0.05,drop=0,malformed=0,latency=20-200,seed=1"
+  --faults "5xx=0.1,reset=0.05,429=0.05,drop=0,malformed=0,gone=0,hold=0,retryAfter=1,latency=20-200,seed=1"
   --quirk  ${knownQuirks.join(' | ')}`;
 
 const main = async () => {
