@@ -109,6 +109,12 @@ export const buildApp = async (options: ServerOptions): Promise<BuiltApp> => {
       .send(apiErrorBody(404, `no operation at ${req.method} ${path}`, path, deps.clock.now()));
   });
 
+  // The HTTP Date is the server's clock too (tests move it): a client estimating the offset
+  // from answers must not see two clocks on one answer.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('date', new Date(deps.clock.now()).toUTCString());
+    return payload;
+  });
   registerFaultHooks(app, deps);
   if (options.admin) registerAdmin(app, deps);
 

@@ -16,6 +16,7 @@ import { apiError, emptyEnvelope, envelope } from '../../shared/api/envelope';
 import { badResponse, type ClientFieldError, errorFromHttp, validationError } from './errors';
 import type { Http, HttpResponse, RequestBody } from './http';
 import { serializeQuery } from './query';
+import { answerTime, type ServerClock } from './server-clock';
 import type { LooseArgs, ProgressCallback } from './types';
 import { prepareMultipart, type UploadRules } from './upload';
 
@@ -26,6 +27,8 @@ export interface CallContext {
   clock: () => number;
   userAgent: string;
   uploadRules?: UploadRules;
+  /** Learns the service's clock from every answer's timestamp. */
+  serverClock?: ServerClock;
 }
 
 /** A request ready to go, possibly more than once (a retry after a token refresh). */
@@ -237,6 +240,7 @@ export const sendPrepared = async (
   onProgress?: ProgressCallback,
   raw = false,
 ): Promise<unknown> => {
+  const sentAt = ctx.clock();
   const res = await ctx.http.send({
     operationId: call.operationId,
     method: call.row.method,
@@ -247,7 +251,26 @@ export const sendPrepared = async (
     signal: args.signal,
   });
   const now = ctx.clock();
-  if (!raw) return decodeResponse(call.row, call.operationId, res, now);
+  const { serverClock } = ctx;
+  let stamped = false;
+  const sample = (timestamp: unknown) => {
+    const at = serverClock && answerTime(timestamp, headerValue(res.headers.date));
+    if (!at || stamped) return;
+    stamped = true;
+    serverClock.observe({ sentAt, receivedAt: now, ...at });
+  };
+  // A JSON envelope is stamped to the millisecond; other answers (errors, raw pages, 204s)
+  // have their HTTP Date.
+  if (!raw) {
+    try {
+      return decodeResponse(call.row, call.operationId, res, now, (json) =>
+        sample((json as { timestamp?: unknown } | null)?.timestamp),
+      );
+    } finally {
+      sample(undefined);
+    }
+  }
+  sample(undefined);
   checkStatus(call.operationId, res, now);
   return { operationId: call.operationId, response: res, receivedAt: now } satisfies RawAnswer;
 };

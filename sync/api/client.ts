@@ -9,6 +9,7 @@ import { type CallContext, prepareCall, type RawAnswer, sendPrepared } from './c
 import { isApiClientError } from './errors';
 import type { Http } from './http';
 import { createProjectTaskResolved, type ResolveOptions } from './project-task';
+import { ServerClock } from './server-clock';
 import type { Session } from './session';
 import type {
   LooseArgs,
@@ -38,6 +39,8 @@ export interface ApiClient {
   readonly orgId: number;
   readonly session: Session;
   readonly clock: () => number;
+  /** The service's clock as learnt from the answers (shared with the `forOrg` siblings). */
+  readonly serverClock: ServerClock;
   /** One typed function per operation id of the endpoint table. */
   readonly ops: Operations;
   /** The same, by operation id (the outbox stores ids, not functions). */
@@ -86,6 +89,7 @@ export const createApiClient = (options: ApiClientOptions): ApiClient => {
     clock: options.clock ?? session.clock,
     userAgent: options.userAgent ?? session.userAgent,
     uploadRules: options.uploadRules,
+    serverClock: new ServerClock(),
   };
   return makeClient(ctx, session, checkOrgId(options.orgId));
 };
@@ -126,6 +130,7 @@ const makeClient = (ctx: CallContext, session: Session, orgId: number): ApiClien
     orgId,
     session,
     clock: ctx.clock,
+    serverClock: ctx.serverClock ?? new ServerClock(),
     ops,
     call: <K extends OperationId>(operationId: K, args?: OperationArgs<K>) =>
       invoke(operationId, args as LooseArgs | undefined) as Promise<OperationResult<K>>,

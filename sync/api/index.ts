@@ -19,6 +19,7 @@ export {
 } from './http';
 export type { ResolveOptions } from './project-task';
 export { serializeQuery } from './query';
+export { type ClockEstimate, type ClockSample, ServerClock } from './server-clock';
 export {
   createSession,
   type Session,
