@@ -42,8 +42,8 @@ export class LazyData {
   constructor(
     private readonly replica: Replica,
     private readonly client: ApiClient,
-    /** Where attachment content is stored (beside the replica file). */
-    private readonly dataDir: string,
+    /** The replica's own folder, where attachment content is stored. */
+    private readonly filesDir: string,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -132,7 +132,7 @@ export class LazyData {
   async attachmentContent(
     attachmentId: number,
   ): Promise<AttachmentFile & { source: 'network' | 'cache' }> {
-    const cached = getAttachmentFile(this.replica.db, this.dataDir, attachmentId);
+    const cached = getAttachmentFile(this.replica.db, this.filesDir, attachmentId);
     if (cached) return { ...cached, source: 'cache' };
     const row = first(
       this.replica.db,
@@ -162,7 +162,7 @@ export class LazyData {
     if (!content) throw new Error(`attachment ${attachmentId} has no parent in the replica`);
     const file = await putAttachmentFile(
       this.replica.db,
-      this.dataDir,
+      this.filesDir,
       { attachmentId, bytes: content.bytes, contentType: content.contentType ?? null },
       this.now(),
     );

@@ -1,7 +1,16 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  adoptSharedStagedFiles,
   OUTBOX_FILES_DIR,
   removeStagedFiles,
   stagedFiles,
@@ -127,5 +136,56 @@ describe('staged upload files', () => {
     writeFileSync(join(t.dir, 'keep.txt'), 'x');
     removeStagedFiles(t.dir, ['keep.txt', `${OUTBOX_FILES_DIR}/../keep.txt`]);
     expect(existsSync(join(t.dir, 'keep.txt'))).toBe(true);
+  });
+});
+
+describe('the upgrade from one shared staging folder', () => {
+  // What older builds left: every replica's copies in `<dataDir>/outbox-files/`. Here `t.dir`
+  // is that data dir and `mine` the replica's own folder.
+  const mine = () => join(t.dir, 'replica-x.files');
+  const shared = () => join(t.dir, OUTBOX_FILES_DIR);
+  /** Stages as an older build did (into the shared folder), with a stranger's file beside. */
+  const olderBuild = () => {
+    const { mutationId } = enqueueUpload(-1);
+    writeFileSync(join(shared(), '9-0-a-replica-not-opened-yet'), 'theirs');
+    return mutationId;
+  };
+
+  it("moves the files this replica's rows name into its folder; the rows and others' files stay", () => {
+    const mutationId = olderBuild();
+    const rows = stagedFiles(t.db, mutationId);
+    expect(adoptSharedStagedFiles(t.db, t.dir, mine())).toBe(2);
+    expect(stagedFiles(t.db, mutationId)).toEqual(rows);
+    expect(
+      uploadFilesOf(t.db, mine(), mutationId).map((f) => readFileSync(f.data as string, 'utf8')),
+    ).toEqual(['pdf bytes', 'hello']);
+    expect(readdirSync(shared())).toEqual(['9-0-a-replica-not-opened-yet']);
+    // Nothing left to move: the next open changes nothing, and the sweep of the own folder keeps
+    // what the rows name.
+    expect(adoptSharedStagedFiles(t.db, t.dir, mine())).toBe(0);
+    expect(sweepOrphanFiles(t.db, mine())).toBe(0);
+    expect(readFileSync(join(shared(), '9-0-a-replica-not-opened-yet'), 'utf8')).toBe('theirs');
+  });
+
+  it('finishes a move a kill interrupted (one file moved, one not)', () => {
+    const mutationId = olderBuild();
+    const [first, second] = stagedFiles(t.db, mutationId);
+    mkdirSync(join(mine(), OUTBOX_FILES_DIR), { recursive: true });
+    renameSync(join(t.dir, first?.path ?? ''), join(mine(), first?.path ?? ''));
+    expect(existsSync(join(t.dir, second?.path ?? ''))).toBe(true);
+    expect(adoptSharedStagedFiles(t.db, t.dir, mine())).toBe(1);
+    expect(uploadFilesOf(t.db, mine(), mutationId).every((f) => existsSync(f.data as string))).toBe(
+      true,
+    );
+  });
+
+  it('removes the shared folder once the last file is out, and never before', () => {
+    const mutationId = olderBuild();
+    adoptSharedStagedFiles(t.db, t.dir, mine());
+    expect(existsSync(shared())).toBe(true);
+    rmSync(join(shared(), '9-0-a-replica-not-opened-yet'));
+    adoptSharedStagedFiles(t.db, t.dir, mine());
+    expect(existsSync(shared())).toBe(false);
+    expect(stagedFiles(t.db, mutationId)).toHaveLength(2);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * Upload bytes of queued uploads. At enqueue time each file is copied into
- * `<dataDir>/outbox-files/` (and flushed to disk) so that the upload can be replayed after the
- * original moved or vanished; `outbox_files` records name, size and type.
+ * `<replica folder>/outbox-files/` (and flushed to disk) so that the upload can be replayed
+ * after the original moved or vanished; `outbox_files` records name, size and type. The
+ * `dataDir` of every function here is the replica's own folder (sync/db/open.ts
+ * `replicaFilesDir`), never a folder replicas share: the sweep of one org would take another's.
  *
  * Rows and files are removed in two steps: the queue deletes the records inside the caller's
  * transaction and returns the file paths, and `removeStagedFiles` deletes the bytes after the
@@ -17,6 +19,8 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  renameSync,
+  rmdirSync,
   rmSync,
   statSync,
   writeSync,
@@ -33,7 +37,7 @@ export interface StagedFile {
   mutationId: number;
   position: number;
   name: string;
-  /** Relative to the data directory (`outbox-files/…`). */
+  /** Relative to the replica's folder (`outbox-files/…`). */
   path: string;
   size: number;
   contentType: string | null;
@@ -150,7 +154,10 @@ export const removeStagedFiles = (dataDir: string, paths: readonly string[]): vo
   for (const p of paths) if (isStagedPath(p)) rmSync(join(dataDir, p), { force: true });
 };
 
-/** Removes every file in the staging directory that no outbox row refers to; the count. */
+/**
+ * Removes every file in the replica's staging directory that no outbox row refers to; the
+ * count. Only ever given the replica's own folder: other replicas' rows are not known here.
+ */
 export const sweepOrphanFiles = (db: Sqlite, dataDir: string): number => {
   let names: string[];
   try {
@@ -167,4 +174,44 @@ export const sweepOrphanFiles = (db: Sqlite, dataDir: string): number => {
     removed++;
   }
   return removed;
+};
+
+/**
+ * The upgrade from builds that staged every replica's uploads in one `<dataDir>/outbox-files/`:
+ * moves the files this replica's rows name from `sharedDir` into `filesDir` (the rows' relative
+ * paths stay as they are). Only a file a row names is provably this replica's (each name holds
+ * a random UUID); the rest belongs to replicas not opened yet and stays. Each move is a rename,
+ * so a kill leaves every file in one place or the other and the next open moves the rest; a
+ * file that cannot be moved now stays for the next open. The count moved.
+ */
+export const adoptSharedStagedFiles = (db: Sqlite, sharedDir: string, filesDir: string): number => {
+  const from = join(sharedDir, OUTBOX_FILES_DIR);
+  if (!statSync(from, { throwIfNoEntry: false })?.isDirectory()) return 0;
+  const to = join(filesDir, OUTBOX_FILES_DIR);
+  let moved = 0;
+  for (const { path } of all(db, qb.selectFrom('outbox_files').select('path'))) {
+    if (!isStagedPath(path)) continue;
+    const src = join(sharedDir, path);
+    const dest = join(filesDir, path);
+    if (!statSync(src, { throwIfNoEntry: false })?.isFile()) continue;
+    if (statSync(dest, { throwIfNoEntry: false })) continue;
+    try {
+      mkdirSync(to, { recursive: true });
+      renameSync(src, dest);
+      moved++;
+    } catch {
+      // Left in the shared folder, still named by its row: the next open tries again.
+    }
+  }
+  if (moved > 0) {
+    fsyncPath(to, constants.O_RDONLY);
+    fsyncPath(from, constants.O_RDONLY);
+  }
+  try {
+    // Only when empty: the last replica to move its files out removes the shared folder.
+    rmdirSync(from);
+  } catch {
+    // Other replicas' files are still there.
+  }
+  return moved;
 };

@@ -207,6 +207,19 @@ describe('attachment files', () => {
     };
     expect(rows.n).toBe(0);
   });
+
+  it("a row an older build wrote (content in the folder replicas shared) is a miss in the replica's own", async () => {
+    const shared = join(t.dir, 'replicas');
+    const own = join(shared, 'replica-0123456789abcdef-u1-o1.files');
+    const old = await putAttachmentFile(t.replica.db, shared, { attachmentId: 3, bytes }, NOW);
+    expect(getAttachmentFile(t.replica.db, own, 3)).toBeNull();
+    // Fetched again into the replica's folder; the shared copy (maybe another server's) is
+    // neither read nor touched.
+    const again = await putAttachmentFile(t.replica.db, own, { attachmentId: 3, bytes }, NOW + 1);
+    expect(again.path).toBe(join(own, 'attachments', '3.bin'));
+    expect(getAttachmentFile(t.replica.db, own, 3)).toEqual(again);
+    expect(readFileSync(old.path)).toEqual(Buffer.from(bytes));
+  });
 });
 
 describe('Replica.wipeServerData', () => {

@@ -168,14 +168,19 @@ export const getComments = (db: Sqlite, taskId: number): Cached<Comment[]> | nul
 
 export interface AttachmentFile {
   attachmentId: number;
-  /** Absolute path of the content, under the caller's data directory. */
+  /** Absolute path of the content, under the replica's own folder. */
   path: string;
   size: number;
   contentType: string | null;
   fetchedAt: number;
 }
 
-/** Where the content of an attachment lives, relative to the data directory. */
+/**
+ * Where the content of an attachment lives, relative to the replica's folder (sync/db/open.ts
+ * `replicaFilesDir`): ids are the server's, so two servers (or a folder replicas shared, as
+ * older builds had) can hold different bytes under one name. A row an older build wrote names
+ * the same relative path, which is not in the replica's folder: a miss, fetched again.
+ */
 const relativePath = (attachmentId: number) => join('attachments', `${attachmentId}.bin`);
 
 const toChunks = async function* (
@@ -188,11 +193,11 @@ const toChunks = async function* (
 /**
  * Stores an attachment's content: written to a temporary file, flushed, then renamed over the
  * final name, so a crash or a cut download never leaves a half file under the real name. The
- * row (stored relative to `dataDir`, so the directory may move) is written after the rename.
+ * row (stored relative to `filesDir`, so the directory may move) is written after the rename.
  */
 export const putAttachmentFile = async (
   db: Sqlite,
-  dataDir: string,
+  filesDir: string,
   file: {
     attachmentId: number;
     bytes: Uint8Array | AsyncIterable<Uint8Array>;
@@ -201,9 +206,9 @@ export const putAttachmentFile = async (
   fetchedAt: number,
 ): Promise<AttachmentFile> => {
   const rel = relativePath(file.attachmentId);
-  const final = join(dataDir, rel);
+  const final = join(filesDir, rel);
   const temp = `${final}.${randomBytes(6).toString('hex')}.tmp`;
-  await mkdir(join(dataDir, 'attachments'), { recursive: true });
+  await mkdir(join(filesDir, 'attachments'), { recursive: true });
   let size = 0;
   try {
     const handle = await open(temp, 'wx');
@@ -236,7 +241,7 @@ export const putAttachmentFile = async (
  */
 export const getAttachmentFile = (
   db: Sqlite,
-  dataDir: string,
+  filesDir: string,
   attachmentId: number,
 ): AttachmentFile | null => {
   const row = first(
@@ -247,7 +252,7 @@ export const getAttachmentFile = (
       .where('attachment_id', '=', attachmentId),
   );
   if (!row) return null;
-  const path = join(dataDir, row.path);
+  const path = join(filesDir, row.path);
   const onDisk = statSync(path, { throwIfNoEntry: false });
   if (!onDisk?.isFile() || onDisk.size !== row.size) {
     run(db, qb.deleteFrom('attachment_files').where('attachment_id', '=', attachmentId));
@@ -265,9 +270,9 @@ export const getAttachmentFile = (
 /** Forgets an attachment's content (the attachment was deleted, or space is reclaimed). */
 export const removeAttachmentFile = async (
   db: Sqlite,
-  dataDir: string,
+  filesDir: string,
   attachmentId: number,
 ): Promise<void> => {
   run(db, qb.deleteFrom('attachment_files').where('attachment_id', '=', attachmentId));
-  await rm(join(dataDir, relativePath(attachmentId)), { force: true });
+  await rm(join(filesDir, relativePath(attachmentId)), { force: true });
 };
