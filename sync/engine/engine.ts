@@ -5,9 +5,10 @@
  */
 import type { EditCommand, EditResult } from '../../shared/edits/commands';
 import { isApiClientError } from '../api/errors';
+import { replicaFilesDir } from '../db/open';
 import { readStreamState } from '../db/queries/sync-state';
 import { Replica } from '../db/replica';
-import { applyEdit, reapplyOwnRows, reapplyPending, recreate, rollBack } from '../edits';
+import { applyEdit, reapplyPending, rebaseOwnRows, recreate, rollBack } from '../edits';
 import {
   discard as discardRow,
   getMutation,
@@ -18,6 +19,7 @@ import {
   retryFailed,
   sweepOrphanFiles,
 } from '../outbox';
+import { adoptSharedStagedFiles } from '../outbox/files';
 import { type PushEvent, Pusher } from '../outbox/pusher';
 import type { EntityKey, Json } from '../outbox/types';
 import { ChangeBatcher } from './change-batcher';
@@ -65,26 +67,28 @@ class Engine implements SyncEngine {
   private progressTimer: NodeJS.Timeout | null = null;
   private seenNotification = 0;
 
+  /** The replica's own folder: its staged uploads and attachment content, no other org's. */
+  private readonly filesDir: string;
+
   constructor(private readonly options: EngineOptions) {
     this.now = options.now ?? Date.now;
     const client = options.client;
-    this.replica = Replica.open(options.dataDir, {
-      serverUrl: client.baseUrl.origin,
-      userId: options.userId,
-      orgId: client.orgId,
-    });
+    const key = { serverUrl: client.baseUrl.origin, userId: options.userId, orgId: client.orgId };
+    this.replica = Replica.open(options.dataDir, key);
+    this.filesDir = replicaFilesDir(options.dataDir, key);
     const db = this.replica.db;
     // A crash left rows in flight: they go again (their idempotency key makes that safe).
     resetInflight(db, this.now());
-    sweepOrphanFiles(db, options.dataDir);
+    adoptSharedStagedFiles(db, options.dataDir, this.filesDir);
+    sweepOrphanFiles(db, this.filesDir);
     this.changes = new ChangeBatcher((entities, source) =>
       this.emit({ type: 'changed', entities, source }),
     );
     this.replica.onServerWrite((wdb, touched) => {
-      reapplyPending(wdb, touched, this.now());
+      reapplyPending(wdb, touched, this.rebaseOptions());
       this.changes.add(touched as ReadonlySet<EntityKey>, this.pushing ? 'push' : 'pull');
     });
-    this.lazy = new LazyData(this.replica, client, options.dataDir, this.now);
+    this.lazy = new LazyData(this.replica, client, this.filesDir, this.now);
     this.puller = new Puller(this.replica, client, {
       now: this.now,
       onProgress: (progress) => {
@@ -98,13 +102,13 @@ class Engine implements SyncEngine {
     this.pusher = new Pusher({
       replica: this.replica,
       client,
-      dataDir: options.dataDir,
+      dataDir: this.filesDir,
       userId: options.userId,
       concurrency: options.concurrency ?? 4,
       now: this.now,
       ...(options.backoff ? { backoff: options.backoff } : {}),
       rollBack: (rows) => rollBack(db, rows, this.now()),
-      reapplyOwn: (entity) => reapplyOwnRows(db, entity, this.now()),
+      reapplyOwn: (entity) => rebaseOwnRows(db, entity, this.rebaseOptions()),
       afterSettle: (row, answer) => queueTimerCorrection(db, row, answer, this.now()),
       onEvent: (e) => this.onPush(e),
     });
@@ -112,6 +116,11 @@ class Engine implements SyncEngine {
   }
 
   private pushing = false;
+
+  /** The rebase's clocks: this machine's now, and the server's offset as estimated. */
+  private rebaseOptions() {
+    return { now: this.now(), clock: this.options.client.serverClock.estimate() };
+  }
 
   // ---- lifecycle ----------------------------------------------------------------------------
 
@@ -148,7 +157,7 @@ class Engine implements SyncEngine {
     const result = applyEdit(this.replica.db, command, {
       now: this.now(),
       userId: this.options.userId,
-      dataDir: this.options.dataDir,
+      dataDir: this.filesDir,
     });
     this.changes.add(
       new Set(result.ids.map((id) => `${result.entityKind}:${id}` as EntityKey)),
@@ -166,7 +175,7 @@ class Engine implements SyncEngine {
     db.transaction(() => {
       retryFailed(db, mutationId, this.now(), body === undefined ? {} : { body });
       // The failure rolled the replica back: the edit shows again while it waits.
-      if (row) reapplyPending(db, new Set([row.entity]), this.now());
+      if (row) reapplyPending(db, new Set([row.entity]), this.rebaseOptions());
     })();
     if (row) this.changes.add(new Set([row.entity]), 'edit');
     this.statusChanged();
@@ -183,7 +192,7 @@ class Engine implements SyncEngine {
       files = dropped.files;
       rollBack(db, dropped.mutations, this.now());
     })();
-    removeStagedFiles(this.options.dataDir, files);
+    removeStagedFiles(this.filesDir, files);
     this.changes.add(new Set([row.entity]), 'edit');
     this.changes.flush();
     this.statusChanged();
