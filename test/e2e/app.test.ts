@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readServerRows } from './server-rows';
 import { type AppFixture, axe, launchChromium, removeDir, screenshot, startApp } from './support';
 
 /**
@@ -232,6 +233,31 @@ describe.sequential('the app in Chromium over browser mode', () => {
         .getAttribute('data-task-id'),
     );
     expect(id).toBeGreaterThan(0);
+    // Those marks are the client's own word: the server's database must hold each offline
+    // edit exactly once (a lost one leaves the old title, Done or a checked item; a replayed
+    // create leaves two tasks).
+    const renamedId = Number(
+      await page
+        .locator('[role="row"]')
+        .filter({ hasText: 'Write the e2e report, offline' })
+        .getAttribute('data-task-id'),
+    );
+    const orgId = app.services.session.state().currentOrgId;
+    expect(orgId).toBeGreaterThan(0);
+    const stored = readServerRows(app.server.dataDir, {
+      orgId: orgId ?? 0,
+      titleLike: ['Write the e2e report%', 'Made offline%'],
+      checklistOf: renamedId,
+    });
+    const open = { status: 'To Do', completed: 0, completedTime: null };
+    expect(stored.tasks).toEqual([
+      { taskId: renamedId, title: 'Write the e2e report, offline', ...open },
+      { taskId: id, title: 'Made offline', ...open },
+    ]);
+    // Unchecked offline, and the assignee set online before is still there.
+    expect(stored.checklist).toEqual([
+      { name: 'Attach screenshots', completed: 0, assigneeId: expect.any(Number) },
+    ]);
   }, 90_000);
 
   it('shows a server-refused edit with its error and discards it', async () => {
