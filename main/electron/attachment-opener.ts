@@ -2,14 +2,21 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { attachmentFile } from '../../shared/bridge/activity';
 import type { BridgeResponse } from '../../shared/bridge/define';
+import { replicaFolderOf } from '../../sync/db/replica-name';
 import type { BridgeEndpoint } from '../bridge/endpoint';
 
 export interface AttachmentOpenerDeps {
   /** Electron's `shell.openPath`: '' when the system opened the file, else why not. */
   openPath(path: string): Promise<string>;
-  /** Where the copies handed to the system's apps go (one folder per attachment id). */
-  dir: string;
+  /**
+   * Where the engines keep their replicas (main/services/data-layout.ts): a copy handed to the
+   * system's apps goes under the folder of the replica its file came from (`opened/<id>/`), so
+   * one account's or org's copies never mix with another's.
+   */
+  replicasDir: string;
 }
+
+const OPENED_DIR = 'opened';
 
 const RESERVED = /[<>:"/\\|?*]/g;
 const isControl = (ch: string) => {
@@ -56,9 +63,13 @@ export const hostOpensAttachments = (
     if (!parsed.success) return refused('the host answered attachments.open in an unknown shape');
     const file = parsed.data;
     const id = (input as { attachmentId: number }).attachmentId;
-    const target = join(deps.dir, String(id), safeFileName(file.fileName));
+    // The answer's path (the cached content or the staged upload) names the replica.
+    const replica = replicaFolderOf(deps.replicasDir, file.path);
+    if (!replica) return refused(`${file.fileName} is not a file of any replica`);
+    const dir = join(replica, OPENED_DIR, String(id));
+    const target = join(dir, safeFileName(file.fileName));
     try {
-      await mkdir(join(deps.dir, String(id)), { recursive: true });
+      await mkdir(dir, { recursive: true });
       await copyFile(file.path, target);
     } catch (e) {
       return refused(`${file.fileName} could not be prepared for opening: ${(e as Error).message}`);

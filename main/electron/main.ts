@@ -16,6 +16,7 @@ import {
   shell,
 } from 'electron';
 import { startWorkerHost, type WorkerHost } from '../host/worker-host';
+import { replicasDir } from '../services/data-layout';
 import { fileTokenVault } from '../services/token-vault';
 import {
   APP_ENTRY_URL,
@@ -118,7 +119,7 @@ async function launch(): Promise<void> {
   // The window, tray and notices call through this: attachments open with the system's app.
   const endpoint = hostOpensAttachments(bridge, {
     openPath: (file) => shell.openPath(file),
-    dir: path.join(dataDir, 'opened-attachments'),
+    replicasDir: replicasDir(dataDir),
   });
   bindIpcCalls(ipcMain, endpoint, {
     isOurContents: (contents) => window !== null && contents === window.webContents,

@@ -152,7 +152,7 @@ export const openAttachment = async (
   const answer = { url: urlOf ? urlOf(input.attachmentId) : null, fileName: row.file_name };
   if (id < 0) {
     const staged = stagedCopy(ctx, id);
-    const path = staged ? join(ctx.engineDir, staged.path) : null;
+    const path = staged ? join(ctx.filesDir, staged.path) : null;
     if (!staged || !path || !existsSync(path))
       throw new BridgeError({
         code: 'not-found',

@@ -7,6 +7,6 @@ export interface ReadContext {
   userId: number;
   now: number;
   engine: SyncEngine;
-  /** The engine's data dir (cached attachments, staged upload copies). */
-  engineDir: string;
+  /** The replica's own folder (cached attachments, staged upload copies). */
+  filesDir: string;
 }

@@ -80,7 +80,7 @@ export const createServices = async (options: ServicesOptions): Promise<Services
       userId: a.userId,
       now: now(),
       engine: a.engine,
-      engineDir: a.engineDir,
+      filesDir: a.filesDir,
     };
   };
   const engine = () => session.require().engine;

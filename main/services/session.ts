@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { z } from 'zod';
 import { organization } from '../../shared/api/auth';
 import { userRef } from '../../shared/api/common';
@@ -14,8 +13,10 @@ import {
   type SessionTokens,
   signIn,
 } from '../../sync/api';
+import { replicaFilesDir } from '../../sync/db/replica-name';
 import type { EngineOptions, SyncEngine } from '../../sync/engine/engine-api';
 import type { EventHub } from '../bridge/events';
+import { replicasDir } from './data-layout';
 import { forwardEngineEvent } from './engine-events';
 import type { TokenVault } from './token-vault';
 
@@ -60,8 +61,8 @@ export interface Active {
   orgId: number;
   userId: number;
   engine: SyncEngine;
-  /** The engine's data dir: replicas, cached attachments, staged upload copies. */
-  engineDir: string;
+  /** The replica's own folder: its cached attachments and staged upload copies. */
+  filesDir: string;
   off: () => void;
 }
 
@@ -284,7 +285,7 @@ export class SessionService {
   ) {
     const userId = session.user?.userId;
     if (userId === undefined) throw new Error('a signed-in session always knows its user');
-    const engineDir = join(this.options.dataDir, 'replicas');
+    const engineDir = replicasDir(this.options.dataDir);
     const engine = this.options.openEngine({
       dataDir: engineDir,
       client,
@@ -314,7 +315,11 @@ export class SessionService {
       orgId: client.orgId,
       userId,
       engine,
-      engineDir,
+      filesDir: replicaFilesDir(engineDir, {
+        serverUrl: client.baseUrl.origin,
+        userId,
+        orgId: client.orgId,
+      }),
       off,
     };
     this.bootstrapping = engine.status().bootstrap !== null;

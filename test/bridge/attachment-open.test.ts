@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localEndpoint } from '../../main/bridge/endpoint';
@@ -8,14 +8,14 @@ import { tempDir } from '../sync/support';
 import { type BridgeFixture, eventually, startBridgeFixture } from './support';
 
 // Opening an attachment in Electron: the page cannot open a path, so the main process copies the
-// file under its own name and hands it to the system (`shell.openPath`, recorded here). One
-// still uploading opens from its staged copy in the outbox. Real engine and reference server.
+// file under its own name, in the folder of the replica it came from, and hands it to the system
+// (`shell.openPath`, recorded here). One still uploading opens from its staged copy in the
+// outbox. Real engine and reference server.
 
 describe('attachments.open, opened by the host', () => {
   let f: BridgeFixture;
   const opened: string[] = [];
   let answerOfOs = '';
-  const dir = tempDir('wt-opened-');
   let open: (attachmentId: number) => ReturnType<ReturnType<typeof hostOpensAttachments>['call']>;
   let taskId = 0;
 
@@ -28,7 +28,7 @@ describe('attachments.open, opened by the host', () => {
         opened.push(path);
         return answerOfOs;
       },
-      dir,
+      replicasDir: join(f.dataDir, 'replicas'),
     });
     open = (attachmentId) => endpoint.call('attachments.open', { attachmentId });
     const { items } = await f.call('tasks.list', { scope: { kind: 'my' }, limit: 1 });
@@ -36,8 +36,10 @@ describe('attachments.open, opened by the host', () => {
   }, 60_000);
   afterAll(async () => {
     await f.close();
-    rmSync(dir, { recursive: true, force: true });
   });
+  /** The current org's replica folder, and where the host puts an attachment's copy. */
+  const replicaFolder = () => f.services.session.require().filesDir;
+  const openedDir = (id: number) => join(replicaFolder(), 'opened', String(id));
 
   const value = (r: Awaited<ReturnType<typeof open>>) => {
     if (!r.ok) throw new Error(r.error.message);
@@ -62,7 +64,7 @@ describe('attachments.open, opened by the host', () => {
     // Without the host's opener (browser mode, or a caller that opens it itself): the staged copy.
     const plain = await f.call('attachments.open', { attachmentId: secondId ?? 0 });
     expect(plain).toMatchObject({ source: 'outbox', openedByHost: false, url: null, size: 5 });
-    expect(plain.path.startsWith(join(f.dataDir, 'replicas', 'outbox-files'))).toBe(true);
+    expect(plain.path.startsWith(join(replicaFolder(), 'outbox-files'))).toBe(true);
     expect(readFileSync(plain.path, 'utf8')).toBe('# two');
 
     const second = value(await open(secondId ?? 0));
@@ -72,8 +74,8 @@ describe('attachments.open, opened by the host', () => {
       fileName: made.ids && '../../Notes: "week" 1.md',
     });
     expect(opened.at(-1)).toBe(second.path);
-    // Its own name (made safe) in its own folder under the opener's dir, the bytes copied.
-    expect(dirname(second.path)).toBe(join(dir, String(secondId)));
+    // Its own name (made safe) in its own folder under the replica's, the bytes copied.
+    expect(dirname(second.path)).toBe(openedDir(secondId ?? 0));
     expect(basename(second.path)).toBe('.._.._Notes_ _week_ 1.md');
     expect(readFileSync(second.path, 'utf8')).toBe('# two');
     expect(value(await open(firstId ?? 0)).fileName).toBe('first.txt');
@@ -91,7 +93,7 @@ describe('attachments.open, opened by the host', () => {
       openedByHost: true,
       fileName: 'first.txt',
     });
-    expect(dirname(uploaded.path)).toBe(join(dir, String(firstId)));
+    expect(dirname(uploaded.path)).toBe(openedDir(firstId ?? 0));
     expect(readFileSync(uploaded.path, 'utf8')).toBe('one');
   });
 
@@ -116,11 +118,64 @@ describe('attachments.open, opened by the host', () => {
     expect(
       await hostOpensAttachments(localEndpoint(f.services.dispatcher, f.services.hub), {
         openPath: async () => 'never',
-        dir,
+        replicasDir: join(f.dataDir, 'replicas'),
       }).call('settings.get', {}),
     ).toMatchObject({ ok: true });
     expect(opened).toHaveLength(count);
-    expect(existsSync(join(dir, '987654'))).toBe(false);
+    expect(existsSync(openedDir(987_654))).toBe(false);
+  });
+
+  it("another org's attachment is copied into that org's replica folder", async () => {
+    const org1 = replicaFolder();
+    await f.call('session.switchOrg', { orgId: 2 });
+    await f.call('sync.now', {});
+    try {
+      const row = f.services.session
+        .require()
+        .engine.replica.db.prepare(
+          'SELECT attachment_id FROM attachments WHERE attachment_id > 0 LIMIT 1',
+        )
+        .get() as { attachment_id: number };
+      const copy = value(await open(row.attachment_id));
+      expect(replicaFolder()).not.toBe(org1);
+      expect(dirname(copy.path)).toBe(openedDir(row.attachment_id));
+      expect(existsSync(join(org1, 'opened', String(row.attachment_id)))).toBe(false);
+    } finally {
+      await f.call('session.switchOrg', { orgId: 1 });
+    }
+  });
+
+  it('a path outside every replica folder is refused, nothing copied', async () => {
+    const stray = join(tempDir('wt-stray-'), 'elsewhere.txt');
+    writeFileSync(stray, 'not a replica file');
+    const inner = localEndpoint(f.services.dispatcher, f.services.hub);
+    const count = opened.length;
+    const answer = await hostOpensAttachments(
+      {
+        subscribe: (listener) => inner.subscribe(listener),
+        call: async () => ({
+          ok: true,
+          value: {
+            url: null,
+            fileName: 'elsewhere.txt',
+            path: stray,
+            contentType: null,
+            size: 18,
+            source: 'cache',
+            openedByHost: false,
+          },
+        }),
+      },
+      {
+        openPath: async (p) => {
+          opened.push(p);
+          return '';
+        },
+        replicasDir: join(f.dataDir, 'replicas'),
+      },
+    ).call('attachments.open', { attachmentId: 5 });
+    expect(answer).toMatchObject({ ok: false, error: { code: 'rejected' } });
+    expect(opened).toHaveLength(count);
   });
 });
 
