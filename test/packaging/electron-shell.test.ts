@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildElectron } from '../../main/electron/build';
 import type { BridgeInput, BridgeMethod, BridgeOutput } from '../../shared/bridge';
 import type { BridgeErrorData } from '../../shared/bridge/define';
+import { replicaFolderOf } from '../../sync/db/replica-name';
 import type { FakeWindow, StandInState } from './electron-stand-in';
 
 /**
@@ -191,13 +192,12 @@ describe('the Electron main process', () => {
     const opened = await value('attachments.open', { attachmentId: attachment.attachmentId });
     expect(opened).toMatchObject({ openedByHost: true, url: null, fileName: attachment.fileName });
     expect(s.calls).toContain(`openPath ${opened.path}`);
+    // In the folder of the replica the attachment came from (the demo's, org 1), not a folder
+    // every account shares.
+    const replica = replicaFolderOf(path.join(s.userData, 'replicas'), opened.path);
+    expect(replica).not.toBeNull();
     expect(opened.path).toBe(
-      path.join(
-        s.userData,
-        'opened-attachments',
-        String(attachment.attachmentId),
-        attachment.fileName,
-      ),
+      path.join(replica ?? '', 'opened', String(attachment.attachmentId), attachment.fileName),
     );
   });
 
