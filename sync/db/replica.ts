@@ -9,10 +9,16 @@ import { openReplicaFile, openSqlite, type ReplicaKey, type Sqlite } from './ope
  * Runs at the end of every server-data transaction, inside it, with the entities the server
  * just wrote: the outbox re-applies pending edits on top (a pull never hides a local edit).
  */
-export type ServerWriteHook = (db: Sqlite, touched: ReadonlySet<string>) => void;
+export type ServerWriteHook = (
+  db: Sqlite,
+  touched: ReadonlySet<string>,
+  /** Of those, the entities written from the answer to this engine's own edit. */
+  own: ReadonlySet<string>,
+) => void;
 
 export class Replica {
   private readonly touched = new Set<string>();
+  private readonly own = new Set<string>();
   private hook: ServerWriteHook | null = null;
 
   private constructor(
@@ -42,17 +48,24 @@ export class Replica {
     try {
       return this.db.transaction(() => {
         const result = fn();
-        if (this.hook && this.touched.size > 0) this.hook(this.db, this.touched);
+        if (this.hook && this.touched.size > 0) this.hook(this.db, this.touched, this.own);
         return result;
       })();
     } finally {
       this.touched.clear();
+      this.own.clear();
     }
   }
 
-  /** Entity keys (`task:12`) the server wrote in this transaction; `task:*` for every one. */
-  noteServerWrite(keys: Iterable<string>): void {
-    for (const k of keys) this.touched.add(k);
+  /**
+   * Entity keys (`task:12`) the server wrote in this transaction; `task:*` for every one.
+   * `own`: written from the answer to this engine's own edit (nobody else's values in it).
+   */
+  noteServerWrite(keys: Iterable<string>, options: { own?: boolean } = {}): void {
+    for (const k of keys) {
+      this.touched.add(k);
+      if (options.own) this.own.add(k);
+    }
   }
 
   onServerWrite(hook: ServerWriteHook | null): void {

@@ -251,6 +251,18 @@ export interface OutboxTable {
   base: string | null;
   created_at: number;
   updated_at: number;
+  /** 0010: the fields the user changed with this row, each with when (JSON object). */
+  edited: string | null;
+  /** 0010: when the row first went out. */
+  sent_at: number | null;
+}
+
+/** 0010: what the sync panel tells the user about edits already sent. */
+export interface OutboxNoticesTable {
+  notice_id: Generated<number>;
+  entity: string;
+  message: string;
+  created_at: number;
 }
 
 export interface OutboxFilesTable {
@@ -293,5 +305,6 @@ export interface DB {
   replica_info: ReplicaInfoTable;
   outbox: OutboxTable;
   outbox_files: OutboxFilesTable;
+  outbox_notices: OutboxNoticesTable;
   local_ids: LocalIdsTable;
 }

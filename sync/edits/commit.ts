@@ -15,11 +15,13 @@ import {
   enqueue,
   type Json,
   type JsonObject,
+  kindSpec,
   type MutationKind,
   mutationsOfEntity,
   type OutboxOperationId,
 } from '../outbox';
 import { applyEffect } from './effects';
+import { changedFields } from './merge';
 import { type RowSet, snapshotRows } from './snapshot';
 import { EditError, entityState, modifiedTimeOf } from './state';
 
@@ -103,8 +105,16 @@ export interface PlannedEdit {
   base?: Json;
 }
 
-/** Writes the effect and queues the row. */
+/**
+ * Writes the effect and queues the row. An update notes the fields it changes against the
+ * state the user saw (the replica's, queued edits included): the rebase keeps exactly those.
+ */
 export const commitEdit = (db: Sqlite, p: PlannedEdit, now: number): EnqueueResult => {
+  const spec = kindSpec(p.kind);
+  const edited =
+    spec.effect === 'update' && p.body !== undefined
+      ? changedFields(p.body, entityState(db, spec.entity, p.entityId), now)
+      : undefined;
   applyEffect(
     db,
     {
@@ -125,6 +135,7 @@ export const commitEdit = (db: Sqlite, p: PlannedEdit, now: number): EnqueueResu
       ...(p.body === undefined ? {} : { body: p.body }),
       ...(p.localId === undefined ? {} : { localId: p.localId }),
       ...(p.base === undefined ? {} : { base: p.base }),
+      ...(edited === undefined ? {} : { edited }),
     },
     now,
   );

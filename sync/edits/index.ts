@@ -3,7 +3,7 @@
  * - `applyEdit`: the edit applied to the replica and queued, in one transaction;
  * - `reapplyPending` / `installRebase`: queued edits go back on top of every server write
  *   (per-field last writer wins, conflict when the server deleted the entity); call
- *   `reapplyPending(db, new Set([row.entity]), now)` after `retryFailed` to show the edit again;
+ *   `reapplyPending(db, new Set([row.entity]), { now })` after `retryFailed` to show the edit again;
  * - `rollBack`: a refused or discarded edit gives the server's rows back;
  * - `recreate`: an edit of something deleted on the server becomes a create;
  * - `timerTruth` / `forgetTimerTruth`: what the user saw of a timer, for `updateTimer`.
@@ -19,9 +19,9 @@
 export type { EditContext } from './apply';
 export { applyEdit } from './apply';
 export type { EditBase } from './commit';
-export { reapplyOwnRows } from './reapply';
+export { mergeFields } from './merge';
 export type { RebaseReport } from './rebase';
-export { installRebase, mergeFields, reapplyPending, touches } from './rebase';
+export { installRebase, reapplyPending, rebaseOwnRows, touches } from './rebase';
 export { recreate } from './recreate';
 export { rollBack } from './rollback';
 export { EditError } from './state';

@@ -83,15 +83,3 @@ export const reapplyRows = (
     if (!skip.has(r.mutationId) && reapplyRow(db, r, now)) n++;
   return n;
 };
-
-/**
- * Re-applies the live rows of one entity only: after a server answer that rewrote that
- * entity's own row and nothing under it (an update's answer), the rows depending on it are
- * still as they were and need nothing.
- */
-export const reapplyOwnRows = (db: Sqlite, key: string, now: number): number => {
-  let n = 0;
-  for (const r of select(db, "state IN ('pending', 'inflight') AND entity = ?", key))
-    if (reapplyRow(db, r, now)) n++;
-  return n;
-};

@@ -9,7 +9,7 @@ import { readTask } from '../db/queries/tasks-read';
 import { applyTaskItems, writeTask } from '../db/queries/tasks-write';
 import { readChecklist } from '../db/queries/views';
 import { discard, outboxStatus } from '../outbox';
-import { installRebase, mergeFields } from './rebase';
+import { installRebase } from './rebase';
 import { rollBack } from './rollback';
 import { type EditFixture, editFixture, serverTask } from './test-support';
 
@@ -26,16 +26,6 @@ const pull = (write: () => void, keys: string[]) =>
     write();
     f.replica.noteServerWrite(keys);
   });
-
-describe('mergeFields', () => {
-  const base = { a: 1, b: 1, c: 1 };
-  it('keeps the user fields, takes the server ones, and the later writer of a field both changed', () => {
-    const body = { a: 2, b: 2, c: 1 };
-    const server = { a: 1, b: 3, c: 3 };
-    expect(mergeFields(body, base, server, 200, 100)).toEqual({ a: 2, b: 3, c: 3 });
-    expect(mergeFields(body, base, server, 50, 100)).toEqual({ a: 2, b: 2, c: 3 });
-  });
-});
 
 describe('reapplyPending', () => {
   it('a pull of the same server row does not hide a local edit', () => {

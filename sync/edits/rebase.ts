@@ -1,14 +1,15 @@
 /**
  * The rebase: after the server's rows landed in the replica (a pull, an answer), the edits
  * still queued are applied again on top, in mutation order, so a pull never hides a local
- * change. Runs inside the server-data transaction (`Replica.onServerWrite`).
+ * change. Runs inside the server-data transaction (`Replica.onServerWrite`), and for one
+ * entity's own rows after an answer to an edit of it (`rebaseOwnRows`).
  *
- * Per field, the last writer wins: a field the user changed (the row's body against its
- * base) keeps the user's value unless the server changed it too, later than the edit (the
- * server's modifiedTime against the row's `updated_at`); a field the user did not touch takes
- * the server's new value. The row's body and base become the merged state and the server's
- * new copy, so what is sent is the merge. An update of something the server deleted becomes
- * a conflict for the user to resolve, never a silent loss.
+ * An update's body is merged field by field with the server's new copy (merge.ts): the fields
+ * the user changed keep the user's value unless another writer changed them later, judged in
+ * the server's clock; the engine's own writes (an earlier row's values, answered or lost) are
+ * never another writer. The row's body and base become the merge and the server's new copy,
+ * so what is sent is the merge. An update of something the server deleted becomes a conflict
+ * for the user to resolve, never a silent loss.
  */
 import type { Sqlite } from '../db/open';
 import type { Replica } from '../db/replica';
@@ -19,10 +20,20 @@ import {
   type JsonObject,
   kindSpec,
   markConflict,
+  mayHaveReachedServer,
   parseEntityKey,
   type QueuedMutation,
 } from '../outbox';
+import { select } from '../outbox/rows';
 import { type EditBase, isEditBase, snapshotBase } from './commit';
+import {
+  changedFields,
+  type Edited,
+  type MergeClock,
+  mergeEdited,
+  mergeFields,
+  same,
+} from './merge';
 import { reapplyRow, rowsToReapply } from './reapply';
 import { currentId, entityExists, entityState } from './state';
 import { refreshCounts } from './write-tasks';
@@ -32,30 +43,6 @@ const kindOfKey = (key: string) => key.slice(0, key.lastIndexOf(':'));
 /** Whether the server wrote `key`: named, or all of its kind (`task:*`). */
 export const touches = (touched: ReadonlySet<string>, key: string): boolean =>
   touched.has(key) || touched.has(`${kindOfKey(key)}:*`);
-
-const same = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a) === JSON.stringify(b);
-
-/**
- * The merge of a queued update with the server's new state. `base` is what the user edited
- * from; `editedAt` when the user last changed the row; `serverModified` the server's time.
- */
-export const mergeFields = (
-  body: JsonObject,
-  base: JsonObject | null,
-  server: JsonObject,
-  serverModified: number | null,
-  editedAt: number,
-): JsonObject => {
-  const out: JsonObject = { ...server };
-  const serverLater = serverModified !== null && serverModified > editedAt;
-  for (const [k, mine] of Object.entries(body)) {
-    const userChanged = base === null || !same(mine, base[k]);
-    const serverChanged = base !== null && !same(server[k], base[k]);
-    if (!userChanged) out[k] = Object.hasOwn(server, k) ? (server[k] as Json) : mine;
-    else out[k] = serverChanged && serverLater ? (server[k] as Json) : mine;
-  }
-  return out;
-};
 
 /**
  * Entities whose absence after a server write means the server deleted them: the replica gets
@@ -83,13 +70,44 @@ const setBase = (db: Sqlite, mutationId: number, base: EditBase) => {
   );
 };
 
-const setBodyAndBase = (db: Sqlite, mutationId: number, body: Json, base: EditBase) => {
-  db.prepare('UPDATE outbox SET body = ?, base = ? WHERE mutation_id = ?').run(
+const setMerged = (db: Sqlite, mutationId: number, body: Json, base: EditBase, edited: Edited) => {
+  db.prepare('UPDATE outbox SET body = ?, base = ?, edited = ? WHERE mutation_id = ?').run(
     JSON.stringify(body),
     JSON.stringify(base),
+    JSON.stringify(edited),
     mutationId,
   );
 };
+
+/**
+ * What the user changed with a row: its `edited`; for a row of an older build, the fields its
+ * body differs in from its base (all of them without one), as of its last change.
+ */
+const rowEdited = (r: QueuedMutation, body: JsonObject): Edited => {
+  if (r.edited) return r.edited;
+  const base = isEditBase(r.base) ? r.base.state : null;
+  return changedFields(body, base, r.updatedAt);
+};
+
+/** What the earlier queued rows of one entity tell the merge of a later one. */
+interface EntityTrail {
+  /** The fields the user changed with them, and when. */
+  edited: Edited;
+  /** The bodies they sent that may be on the server. */
+  sent: JsonObject[];
+}
+
+export interface RebaseOptions {
+  now: number;
+  /** The server clock's offset from this machine's, as estimated (null: unknown). */
+  clock?: MergeClock | null;
+  /**
+   * Entities whose new server copy is the answer to this engine's own write: every value in it
+   * is ours, never another writer's (the write committed after edits made while it was on its
+   * way, and must not beat them).
+   */
+  own?: ReadonlySet<string>;
+}
 
 /**
  * Re-applies every queued row (pending, in flight) whose entity or a reference of which the
@@ -98,12 +116,33 @@ const setBodyAndBase = (db: Sqlite, mutationId: number, body: Json, base: EditBa
 export const reapplyPending = (
   db: Sqlite,
   touched: ReadonlySet<string>,
-  now: number,
+  options: RebaseOptions,
+): RebaseReport => {
+  if (touched.size === 0) return { reapplied: 0, merged: [], conflicts: [] };
+  return rebaseRows(db, rowsToReapply(db, touched), touched, options);
+};
+
+/**
+ * After an answer to an edit of `key`, which rewrote that entity's own row only: its other
+ * queued rows are merged with the answer, this engine's own write, and shown on top again
+ * (the rows depending on it are as they were).
+ */
+export const rebaseOwnRows = (db: Sqlite, key: string, options: RebaseOptions): RebaseReport =>
+  rebaseRows(
+    db,
+    select(db, "state IN ('pending', 'inflight') AND entity = ?", key),
+    new Set([key]),
+    { ...options, own: new Set([key]) },
+  );
+
+const rebaseRows = (
+  db: Sqlite,
+  todo: readonly QueuedMutation[],
+  touched: ReadonlySet<string>,
+  { now, clock = null, own }: RebaseOptions,
 ): RebaseReport => {
   const report: RebaseReport = { reapplied: 0, merged: [], conflicts: [] };
   const counted = new Set<number | null>();
-  if (touched.size === 0) return report;
-  const todo = rowsToReapply(db, touched);
   if (todo.length === 0) return report;
 
   // The server's copy of each entity it wrote itself, before any local edit goes on top.
@@ -128,6 +167,7 @@ export const reapplyPending = (
     }
   }
 
+  const trails = new Map<EntityKey, EntityTrail>();
   for (const r of todo) {
     const { kind, id } = parseEntityKey(r.entity);
     const effect = kindSpec(r.kind).effect;
@@ -154,11 +194,25 @@ export const reapplyPending = (
         continue;
       }
       if (server?.state && effect === 'update' && isObject(body) && kind !== 'timer') {
-        const base = isEditBase(r.base) ? r.base.state : null;
-        const merged = mergeFields(body, base, server.state, server.modifiedTime, r.updatedAt);
-        if (!same(merged, body)) report.merged.push(r.mutationId);
-        body = merged;
-        if (r.state === 'pending') setBodyAndBase(db, r.mutationId, merged, server);
+        const trail = trails.get(r.entity) ?? {
+          edited: {},
+          sent: own?.has(r.entity) ? [server.state] : [],
+        };
+        trails.set(r.entity, trail);
+        const merged = mergeFields({
+          body,
+          base: isEditBase(r.base) ? r.base.state : null,
+          server: server.state,
+          serverModified: server.modifiedTime,
+          edited: mergeEdited(trail.edited, rowEdited(r, body)),
+          sent: trail.sent,
+          clock,
+        });
+        if (!same(merged.body, body)) report.merged.push(r.mutationId);
+        if (mayHaveReachedServer(r)) trail.sent.push(body);
+        trail.edited = merged.edited;
+        body = merged.body;
+        if (r.state === 'pending') setMerged(db, r.mutationId, body, server, merged.edited);
       }
     }
     // The server never writes a local id's rows: a create whose rows are still there needs
@@ -197,8 +251,12 @@ const countedOn = (db: Sqlite, r: QueuedMutation): number | null => {
 };
 
 /** Hooks the rebase into every server-data transaction of the replica. */
-export const installRebase = (replica: Replica, clock: () => number = Date.now): void => {
-  replica.onServerWrite((db, touched) => {
-    reapplyPending(db, touched, clock());
+export const installRebase = (
+  replica: Replica,
+  clock: () => number = Date.now,
+  serverClock: () => MergeClock | null = () => null,
+): void => {
+  replica.onServerWrite((db, touched, own) => {
+    reapplyPending(db, touched, { now: clock(), clock: serverClock(), own });
   });
 };

@@ -48,7 +48,7 @@ describe('rollBack', () => {
     failAndRollBack(r.mutationId);
     expect(readTask(f.db, 2, NOW)?.taskTitle).toBe('Review the SPEC');
     retryFailed(f.db, r.mutationId ?? 0, NOW);
-    reapplyPending(f.db, new Set([`task:2`]), NOW);
+    reapplyPending(f.db, new Set([`task:2`]), { now: NOW });
     expect(readTask(f.db, 2, NOW)?.taskTitle).toBe('again');
     expect(f.rows()[0]).toMatchObject({ state: 'pending', body: { taskTitle: 'again' } });
   });

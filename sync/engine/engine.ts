@@ -84,8 +84,8 @@ class Engine implements SyncEngine {
     this.changes = new ChangeBatcher((entities, source) =>
       this.emit({ type: 'changed', entities, source }),
     );
-    this.replica.onServerWrite((wdb, touched) => {
-      reapplyPending(wdb, touched, this.rebaseOptions());
+    this.replica.onServerWrite((wdb, touched, own) => {
+      reapplyPending(wdb, touched, { ...this.rebaseOptions(), own });
       this.changes.add(touched as ReadonlySet<EntityKey>, this.pushing ? 'push' : 'pull');
     });
     this.lazy = new LazyData(this.replica, client, this.filesDir, this.now);

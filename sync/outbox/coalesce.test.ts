@@ -33,6 +33,8 @@ const row = (m: NewMutation, over: Partial<QueuedMutation> = {}): QueuedMutation
     base: m.base ?? null,
     createdAt: 0,
     updatedAt: 0,
+    edited: m.edited ?? null,
+    sentAt: null,
     ...over,
   };
 };
@@ -55,15 +57,29 @@ describe('coalesce', () => {
       operationId: 'updateTask',
       path: { taskId: 5 },
       body: taskState('b', 'Done'),
+      edited: {},
     });
   });
 
-  it('update + update merges into a pending update whose earlier attempt failed transiently', () => {
+  it('update + update: the fields each changed, with the later time', () => {
+    const u1 = row(updateTask(5, 'a'), { edited: { taskTitle: 10, status: 10 } });
+    const p = coalesce([u1], { ...updateTask(5, 'b'), edited: { taskTitle: 20 } });
+    expect(p.rewrite?.edited).toEqual({ taskTitle: 20, status: 10 });
+  });
+
+  it('update + update: appended after a pending update whose earlier attempt may have landed', () => {
+    // Its value may be on the server: the rebase must know it for the engine's own.
     const u1 = row(updateTask(5, 'a'), {
       attempts: 2,
       lastError: { kind: 'timeout', failure: 'retry', message: 'timed out' },
     });
-    expect(coalesce([u1], updateTask(5, 'b')).rule).toBe('merge-update');
+    expect(coalesce([u1], updateTask(5, 'b')).rule).toBe('append');
+    // One refused before the server read it (429, 401) merges still.
+    const u2 = row(updateTask(5, 'a'), {
+      attempts: 1,
+      lastError: { kind: 'rate-limit', failure: 'rate-limited', message: 'slow down' },
+    });
+    expect(coalesce([u2], updateTask(5, 'b')).rule).toBe('merge-update');
   });
 
   it('never touches a row in flight: the update is appended after it', () => {

@@ -3,8 +3,10 @@
  * entity) to a plan the queue applies. It keeps the outbox short without changing what the
  * server ends with:
  *
- * - update + update: the last row, when it is a pending update of the same kind, takes the
- *   new full state (one request instead of two).
+ * - update + update: the last row, when it is a pending update of the same kind that has
+ *   never reached the server, takes the new full state (one request instead of two). One that
+ *   may have (its answer was lost) keeps what it sent: that value may be on the server, and the
+ *   rebase must know it for the engine's own, not another writer's (sync/edits/merge.ts).
  * - create + update: when the entity's create has not reached the server and every row
  *   after it is a pending update, the create takes the final state and the updates go (the
  *   kind table says which updates fold, and how: a ticked checklist item cannot be created
@@ -48,6 +50,8 @@ export interface RowRewrite {
   operationId: OutboxOperationId;
   path: Record<string, number>;
   body: Json;
+  /** A merged update: the fields the user changed with both. */
+  edited?: Record<string, number>;
 }
 
 export interface CoalescePlan {
@@ -74,9 +78,20 @@ type Row = Pick<
   | 'attempts'
   | 'lastError'
   | 'base'
+  | 'edited'
 >;
 
 const effectOf = (kind: MutationKind): Effect => kindSpec(kind).effect;
+
+/** Two rows' changed fields, each with its later time. */
+export const mergeEdited = (
+  a: Record<string, number> | null | undefined,
+  b: Record<string, number> | null | undefined,
+): Record<string, number> => {
+  const out: Record<string, number> = { ...(a ?? {}) };
+  for (const [k, t] of Object.entries(b ?? {})) out[k] = Math.max(out[k] ?? -Infinity, t);
+  return out;
+};
 
 /**
  * Whether the row's request may have been processed by the server: it is in flight, or an
@@ -186,13 +201,19 @@ export const coalesce = (
             remove: rest.map((r) => r.mutationId),
           });
       }
-      if (last && last.kind === next.kind && last.state === 'pending')
+      if (
+        last &&
+        last.kind === next.kind &&
+        last.state === 'pending' &&
+        !mayHaveReachedServer(last)
+      )
         return plan('merge-update', {
           rewrite: {
             mutationId: last.mutationId,
             operationId: next.operationId,
             path: { ...next.path },
             body,
+            edited: mergeEdited(last.edited, next.edited),
           },
         });
       return append();

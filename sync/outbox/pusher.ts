@@ -322,7 +322,7 @@ export class Pusher {
     const effect = kindSpec(row.kind).effect;
     const ownRowOnly = (effect === 'update' || effect === 'move') && this.options.reapplyOwn;
     if (ownRowOnly) for (const key of applied.touched) this.options.reapplyOwn?.(key);
-    else replica.noteServerWrite(applied.touched);
+    else replica.noteServerWrite(applied.touched, { own: true });
     this.options.afterSettle?.(row, answer);
     return () => {
       removeStagedFiles(this.options.dataDir, files);

@@ -151,6 +151,7 @@ export const enqueue = (db: Sqlite, mutation: NewMutation, now: number): Enqueue
             body: toJson(r.body),
             depends_on: JSON.stringify(dependsOnOf(db, kind, rowSpec, r.path, r.body, entity)),
             updated_at: now,
+            ...(r.edited ? { edited: JSON.stringify(r.edited) } : {}),
           })
           .where('mutation_id', '=', r.mutationId),
       );
@@ -178,6 +179,7 @@ export const enqueue = (db: Sqlite, mutation: NewMutation, now: number): Enqueue
             base: toJson(plan.insert.base),
             created_at: now,
             updated_at: now,
+            edited: mutation.edited ? JSON.stringify(mutation.edited) : null,
           })
           .returning('mutation_id'),
       );
@@ -268,13 +270,14 @@ const transition = (
   }
 };
 
-/** The pusher takes the row: counts the attempt. */
+/** The pusher takes the row: counts the attempt (and notes the first). */
 export const markInflight = (db: Sqlite, mutationId: number, now: number): void =>
   transition(
     db,
     mutationId,
     ['pending'],
-    "state = 'inflight', attempts = attempts + 1, updated_at = ?",
+    "state = 'inflight', attempts = attempts + 1, sent_at = coalesce(sent_at, ?), updated_at = ?",
+    now,
     now,
   );
 
@@ -387,13 +390,21 @@ export const discard = (db: Sqlite, mutationId: number): Dropped =>
     return dropped;
   });
 
+/** What a row left in flight by a crash last knows: it may have reached the server. */
+const crashedInFlight: OutboxError = {
+  kind: 'local',
+  failure: 'retry',
+  message: 'the app stopped while this edit was on its way',
+};
+
 /**
  * At start-up: rows a crash left in flight go back to pending, due now. Their idempotency key
- * makes resending a POST safe; their attempt still counts, so the coalescer treats them as
- * possibly at the server. Returns how many.
+ * makes resending a POST safe; their attempt still counts and their last error says they may
+ * have reached the server (an earlier 429 must not say they did not), so the coalescer and
+ * the rebase treat them as possibly at the server. Returns how many.
  */
 export const resetInflight = (db: Sqlite, now: number): number =>
   stmt(
     db,
-    "UPDATE outbox SET state = 'pending', next_attempt_at = ?, updated_at = ? WHERE state = 'inflight'",
-  ).run(now, now).changes;
+    "UPDATE outbox SET state = 'pending', next_attempt_at = ?, updated_at = ?, last_error = ? WHERE state = 'inflight'",
+  ).run(now, now, JSON.stringify(crashedInFlight)).changes;

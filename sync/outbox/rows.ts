@@ -11,7 +11,7 @@ import type {
 } from './types';
 
 export const COLUMNS = `mutation_id, entity, kind, operation_id, path, body, idempotency_key, depends_on,
-  state, attempts, next_attempt_at, last_error, base, created_at, updated_at`;
+  state, attempts, next_attempt_at, last_error, base, created_at, updated_at, edited, sent_at`;
 
 export interface RawRow {
   mutation_id: number;
@@ -29,6 +29,8 @@ export interface RawRow {
   base: string | null;
   created_at: number;
   updated_at: number;
+  edited: string | null;
+  sent_at: number | null;
 }
 
 export const parseJson = (text: string | null): Json =>
@@ -52,6 +54,8 @@ export const toMutation = (r: RawRow): QueuedMutation => ({
   base: parseJson(r.base),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  edited: r.edited === null ? null : (JSON.parse(r.edited) as Record<string, number>),
+  sentAt: r.sent_at,
 });
 
 export const select = (db: Sqlite, where: string, ...params: unknown[]): QueuedMutation[] =>

@@ -318,6 +318,8 @@ export interface NewMutation {
   localId?: number;
   /** The server's copy of the entity before this edit, when it is the first pending one. */
   base?: Json;
+  /** An update: the fields the user changed with it, each with when (see `edited` below). */
+  edited?: Record<string, number>;
 }
 
 /** A row of the outbox. */
@@ -340,4 +342,11 @@ export interface QueuedMutation {
   base: Json;
   createdAt: number;
   updatedAt: number;
+  /**
+   * An update's fields the user changed (its own and those of the updates coalesced into it),
+   * each with when, on this machine's clock; null for other rows and for rows of older builds.
+   */
+  edited: Record<string, number> | null;
+  /** When the row first went out, or null. */
+  sentAt: number | null;
 }

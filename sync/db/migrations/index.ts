@@ -8,6 +8,7 @@ import * as m0006 from './0006-drop-unused-indexes';
 import * as m0007 from './0007-outbox';
 import * as m0008 from './0008-tasks-stage';
 import * as m0009 from './0009-outbox-refs';
+import * as m0010 from './0010-outbox-intents';
 
 /**
  * Numbered, append-only: never edit a migration that has shipped; add the next one. The
@@ -24,6 +25,7 @@ export const migrations: readonly { name: string; up: string }[] = [
   { name: '0007-outbox', up: m0007.up },
   { name: '0008-tasks-stage', up: m0008.up },
   { name: '0009-outbox-refs', up: m0009.up },
+  { name: '0010-outbox-intents', up: m0010.up },
 ];
 
 /** The tables that hold server data: a re-bootstrap empties exactly these (and the FTS index). */
