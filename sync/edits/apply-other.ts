@@ -87,7 +87,7 @@ export const moveTimer = (
       ? timers.pause(truth, ctx.now)
       : c.kind === 'timer.resume'
         ? timers.resume(truth, ctx.now)
-        : timers.stop(truth, ctx.now);
+        : timers.stop(truth, ctx.now, ctx.serverOffsetMs);
   const operationId = moveOps[c.kind];
   const body = { ...checkBody(operationId, {}), at: ctx.now };
   timers.writeTruth(db, id, next);
@@ -103,9 +103,11 @@ export const startTimer = (db: Sqlite, c: EditOf<'timer.start'>, ctx: EditContex
   const op = timerCreateOp(db, c.taskId, 'startTimer', 'startProjectTaskTimer');
   const active = timers.activeTimerId(db, ctx.userId);
   if (active !== null) moveTimer(db, { kind: 'timer.stop', trackId: active }, ctx);
+  // The start in the server's clock; its running time counts on this machine's.
+  const startTime = ctx.now + Math.round(ctx.serverOffsetMs ?? 0);
   const body = checkBody(
     op.operationId,
-    defined({ notes: c.notes, billingStatus: c.billingStatus, startTime: ctx.now }),
+    defined({ notes: c.notes, billingStatus: c.billingStatus, startTime }),
   );
   return newTimer(
     db,
@@ -117,7 +119,7 @@ export const startTimer = (db: Sqlite, c: EditOf<'timer.start'>, ctx: EditContex
       taskId: op.place.taskId,
       projectId: op.place.projectId,
       state: 'RUNNING',
-      startTime: ctx.now,
+      startTime,
       accumulatedMs: 0,
       runningSince: ctx.now,
       endTime: null,

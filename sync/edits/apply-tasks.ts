@@ -25,6 +25,12 @@ export interface EditContext {
   now: number;
   userId: number;
   dataDir: string;
+  /**
+   * The server's clock minus this machine's, as estimated from answers (0 when unknown): a time
+   * this machine stamps for the server (a timer's start, its end) is written in the server's
+   * clock, so that it lands at once whatever the skew.
+   */
+  serverOffsetMs?: number;
 }
 
 // ---- tasks ---------------------------------------------------------------------------------

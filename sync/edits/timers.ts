@@ -22,6 +22,7 @@ export interface TimerTruthRecord {
   taskId: number;
   projectId: number | null;
   state: TimerState;
+  /** In the server's clock (a start stamped here is converted with the estimated offset). */
   startTime: number;
   /** Running time before `runningSince` (ms). */
   accumulatedMs: number;
@@ -119,14 +120,15 @@ export const resume = (t: TimerTruthRecord, at: number): TimerTruthRecord => {
   return { ...t, state: 'RUNNING', runningSince: at };
 };
 
-export const stop = (t: TimerTruthRecord, at: number): TimerTruthRecord => {
+/** `serverOffsetMs`: the end is stamped in the server's clock, as the start is. */
+export const stop = (t: TimerTruthRecord, at: number, serverOffsetMs = 0): TimerTruthRecord => {
   if (t.state === 'STOPPED') throw illegal('stop', t);
   return {
     ...t,
     state: 'STOPPED',
     accumulatedMs: runningMs(t, at),
     runningSince: null,
-    endTime: t.state === 'RUNNING' ? at : t.startTime + t.accumulatedMs,
+    endTime: t.state === 'RUNNING' ? at + Math.round(serverOffsetMs) : t.startTime + t.accumulatedMs,
   };
 };
 

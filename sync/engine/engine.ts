@@ -4,7 +4,9 @@
  * Plain Node: the host runs it off the UI's event loop.
  */
 import type { EditCommand, EditResult } from '../../shared/edits/commands';
+import type { ClockEstimate } from '../api';
 import { isApiClientError } from '../api/errors';
+import { readClockEstimate, writeClockEstimate } from '../db/queries/server-clock';
 import { replicaFilesDir } from '../db/open';
 import { readStreamState } from '../db/queries/sync-state';
 import { Replica } from '../db/replica';
@@ -27,7 +29,7 @@ import type { EngineEvent, EngineOptions, EngineStatus, SyncEngine } from './eng
 import { LazyData } from './lazy';
 import { PullCancelledError, type PullProgress } from './progress';
 import { Puller } from './pull';
-import { queueTimerCorrection } from './timer-correction';
+import { queueTimerCorrection, timerUpdateAtSend } from './timer-correction';
 
 const PUSH_DEBOUNCE_MS = 15;
 
@@ -71,7 +73,8 @@ class Engine implements SyncEngine {
   private readonly filesDir: string;
 
   constructor(private readonly options: EngineOptions) {
-    this.now = options.now ?? Date.now;
+    // One clock with the API client's: the server clock's offset is estimated against it.
+    this.now = options.now ?? options.client.clock;
     const client = options.client;
     const key = { serverUrl: client.baseUrl.origin, userId: options.userId, orgId: client.orgId };
     this.replica = Replica.open(options.dataDir, key);
@@ -110,12 +113,24 @@ class Engine implements SyncEngine {
       rollBack: (rows) => rollBack(db, rows, this.now()),
       reapplyOwn: (entity) => rebaseOwnRows(db, entity, this.rebaseOptions()),
       afterSettle: (row, answer) => queueTimerCorrection(db, row, answer, this.now()),
+      atSend: (row) => timerUpdateAtSend(db, row, this.now()),
       onEvent: (e) => this.onPush(e),
     });
     this.seenNotification = this.maxNotificationId();
+    const kept = readClockEstimate(db);
+    if (kept) client.serverClock.seed(kept, this.now());
   }
 
   private pushing = false;
+  private keptClock: ClockEstimate | null = null;
+
+  /** The server clock's estimate, into the replica when it changed (a run offline uses it). */
+  private keepClockEstimate(): void {
+    const e = this.options.client.serverClock.estimate();
+    if (!e || e === this.keptClock || !this.replica.db.open) return;
+    this.keptClock = e;
+    writeClockEstimate(this.replica.db, e);
+  }
 
   /** The rebase's clocks: this machine's now, and the server's offset as estimated. */
   private rebaseOptions() {
@@ -141,6 +156,7 @@ class Engine implements SyncEngine {
 
   async close(): Promise<void> {
     await this.stop();
+    this.keepClockEstimate();
     this.replica.onServerWrite(null);
     this.changes.flush();
     this.replica.close();
@@ -158,6 +174,7 @@ class Engine implements SyncEngine {
       now: this.now(),
       userId: this.options.userId,
       dataDir: this.filesDir,
+      serverOffsetMs: this.options.client.serverClock.estimate()?.offsetMs ?? 0,
     });
     this.changes.add(
       new Set(result.ids.map((id) => `${result.entityKind}:${id}` as EntityKey)),
@@ -257,6 +274,7 @@ class Engine implements SyncEngine {
     this.statusChanged();
     const pulled = await this.pull();
     await this.push();
+    this.keepClockEstimate();
     this.activity = 'idle';
     const s = outboxStatus(this.replica.db, this.now());
     if (pulled && s.retrying.length === 0) {

@@ -29,8 +29,12 @@ export const queueTimerCorrection = (
   if (queued !== undefined) return;
   const truth = timerTruth(db, trackId, now);
   if (!truth) return;
+  // A running timer keeps counting on both sides: whole seconds read a moment apart may differ
+  // by one (its correction is computed when sent, below).
+  const slack = truth.state === 'RUNNING' ? 1 : 0;
   const same =
-    truth.startTime === answer.startTime && truth.durationSeconds === answer.durationSeconds;
+    truth.startTime === answer.startTime &&
+    Math.abs(truth.durationSeconds - answer.durationSeconds) <= slack;
   if (same || parseEntityKey(row.entity).kind !== 'timer') {
     forgetTimerTruth(db, trackId);
     return;
@@ -50,4 +54,24 @@ export const queueTimerCorrection = (
     },
     now,
   );
+};
+
+/**
+ * An `updateTimer` of a running timer sets its running time "as of when it arrives": a
+ * duration computed when the row was queued would drop the time it waited in the outbox (or
+ * went again after a lost answer). When it is the last queued edit of its timer, its duration
+ * is the user's running time now.
+ */
+export const timerUpdateAtSend = (db: Sqlite, row: QueuedMutation, now: number): QueuedMutation => {
+  if (row.kind !== 'timer.update') return row;
+  const body = row.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return row;
+  const trackId = parseEntityKey(row.entity).id;
+  const later = stmt(db, 'SELECT 1 FROM outbox WHERE entity = ? AND mutation_id > ? LIMIT 1').get(
+    row.entity,
+    row.mutationId,
+  );
+  const truth = later === undefined ? timerTruth(db, trackId, now) : null;
+  if (!truth || truth.state !== 'RUNNING') return row;
+  return { ...row, body: { ...body, durationSeconds: truth.durationSeconds } };
 };

@@ -29,7 +29,7 @@ import {
   retryLater,
   settle,
 } from './queue';
-import { findLostCreate } from './reconcile';
+import { findLostCreate, findLostMove } from './reconcile';
 import { sendMutation } from './send';
 import { type EntityKey, kindSpec, type OutboxError, type QueuedMutation } from './types';
 
@@ -59,6 +59,8 @@ export interface PusherOptions {
   reapplyOwn?: (entity: EntityKey) => void;
   /** Runs in the transaction that settles a row (e.g. queue a timer correction). */
   afterSettle?: (row: QueuedMutation, answer: unknown) => void;
+  /** The row as it goes now (a running timer's correction is computed when it is sent). */
+  atSend?: (row: QueuedMutation) => QueuedMutation;
   onEvent?: (event: PushEvent) => void;
 }
 
@@ -245,8 +247,9 @@ export class Pusher {
   }
 
   /** Sends a row; answers what to write once the answer (or failure) is in. */
-  private async sendOne(row: QueuedMutation): Promise<Settlement> {
+  private async sendOne(queued: QueuedMutation): Promise<Settlement> {
     const { replica, client, dataDir } = this.options;
+    const row = this.options.atSend?.(queued) ?? queued;
     try {
       // The earlier answer was lost: on a service that ignores Idempotency-Key it may exist.
       if (kindSpec(row.kind).effect === 'create' && mayHaveReachedServer(row)) {
@@ -282,7 +285,35 @@ export class Pusher {
       this.emit({ type: 'online', online: true });
       return () => this.applySent(row, outcome.answer, outcome.path);
     } catch (error) {
+      const moved = await this.findMoved(row, error);
+      if (moved) return () => this.applySent(row, moved.found, moved.path);
       return () => this.fail(row, error);
+    }
+  }
+
+  /**
+   * A move refused as not allowed now (409), after an earlier attempt whose answer was lost:
+   * the server's timer says whether that attempt did it. Any failure of the lookup leaves the
+   * refusal as it was.
+   */
+  private async findMoved(
+    row: QueuedMutation,
+    error: unknown,
+  ): Promise<{ found: unknown; path: Record<string, number> } | null> {
+    if (kindSpec(row.kind).effect !== 'move' || !mayHaveReachedServer(row)) return null;
+    if (!isApiClientError(error) || error.kind !== 'conflict') return null;
+    const { replica, client } = this.options;
+    const rewritten = rewriteIds(replica.db, row);
+    if (rewritten.status !== 'ready') return null;
+    try {
+      const found = await findLostMove(
+        { client, db: replica.db, userId: this.options.userId },
+        row,
+        rewritten.path,
+      );
+      return found === null ? null : { found, path: rewritten.path };
+    } catch {
+      return null;
     }
   }
 

@@ -186,3 +186,37 @@ export const findLostCreate = async (
   const fields = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
   return finder(ctx, row, path, fields);
 };
+
+/** The state a timer move leaves the timer in. */
+const moveTargets: Partial<Record<QueuedMutation['kind'], string>> = {
+  'timer.pause': 'PAUSED',
+  'timer.resume': 'RUNNING',
+  'timer.stop': 'STOPPED',
+};
+
+/**
+ * A timer move the server refused as not allowed (409: "cannot pause a paused timer") after an
+ * earlier attempt whose answer was lost: when the server's timer is in the state the move
+ * leads to, that attempt did it, and the record is the move's answer. Null otherwise (the
+ * refusal stands: someone else moved the timer).
+ */
+export const findLostMove = async (
+  ctx: ReconcileContext,
+  row: QueuedMutation,
+  path: Record<string, number>,
+): Promise<unknown | null> => {
+  const target = moveTargets[row.kind];
+  const trackId = path.trackId;
+  if (target === undefined || trackId === undefined) return null;
+  const task = stmt(ctx.db, 'SELECT task_id FROM timers WHERE track_id = ?').get(trackId) as
+    | { task_id: number }
+    | undefined;
+  const timers =
+    task === undefined
+      ? await ctx.client.ops.getActiveTimers({})
+      : await ctx.client.ops.getTaskTimers({ path: { taskId: task.task_id } });
+  const found = (timers as { trackId?: unknown; state?: unknown }[]).find(
+    (t) => t.trackId === trackId,
+  );
+  return found !== undefined && found.state === target ? found : null;
+};

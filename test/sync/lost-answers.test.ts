@@ -3,70 +3,12 @@
  * file), checked on the server's data: a lost answer never lets the user's earlier value beat
  * their later one, and a skewed server clock decides nothing. Timers: timer-truth.test.ts.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../server/app';
-import type { ApiClient } from '../../sync/api';
-import { openEngine } from '../../sync/engine/engine';
-import type { SyncEngine } from '../../sync/engine/engine-api';
-import { admin, demoClient, startDemoServer, tempDir } from './support';
+import { engineSetup, faults, settle, sleep, taskWithItem } from './engine-setup';
+import { demoClient } from './support';
 
-let server: RunningServer | undefined;
-let client: ApiClient | undefined;
-let engine: SyncEngine | undefined;
-
-afterEach(async () => {
-  await engine?.close();
-  await client?.close();
-  await server?.close();
-  engine = undefined;
-  client = undefined;
-  server = undefined;
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The demo server (its clock `skewMs` off), an engine through its first fill, fast retries. */
-const setUp = async (skewMs = 0) => {
-  server = await startDemoServer();
-  if (skewMs !== 0) await admin(server, 'clock', { offsetMs: skewMs });
-  client = await demoClient(server);
-  engine = openEngine({
-    dataDir: tempDir('lost-'),
-    client,
-    userId: client.session.user?.userId ?? 0,
-    pullIntervalMs: 3_600_000,
-    backoff: { baseMs: 20, capMs: 100 },
-  });
-  engine.start();
-  await engine.syncNow();
-  return { server, client, engine };
-};
-
-const faults = (s: RunningServer, body: unknown) => admin(s, 'faults', body);
-
-/** Syncs until nothing is pending or failed (fast backoff: retries come due quickly). */
-const settle = async (e: SyncEngine) => {
-  for (let i = 0; i < 100 && e.status().pending > 0; i++) {
-    await e.syncNow();
-    if (e.status().pending > 0) await sleep(30);
-  }
-  expect(e.status().failed).toEqual([]);
-  expect(e.status().pending).toBe(0);
-};
-
-/** A task with one checklist item, on the server. */
-const taskWithItem = async (e: SyncEngine, title: string) => {
-  const t = e.edit({ kind: 'task.create', fields: { taskTitle: title } });
-  const c = e.edit({ kind: 'checklist.create', taskId: t.id, name: 'item' });
-  await settle(e);
-  const ids = (kind: string, id: number) =>
-    (
-      e.replica.db
-        .prepare('SELECT server_id FROM local_ids WHERE entity_kind = ? AND local_id = ?')
-        .get(kind, id) as { server_id: number }
-    ).server_id;
-  return { taskId: ids('task', t.id), checklistId: ids('checklist', c.id) };
-};
+const setUp = engineSetup();
 
 const serverItem = (s: RunningServer, id: number) =>
   s.deps.db.prepare('SELECT completed FROM checklist_items WHERE checklist_id = ?').get(id) as {
