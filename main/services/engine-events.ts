@@ -7,6 +7,7 @@ export const statusView = (s: EngineStatus) => ({
   ...s,
   failed: s.failed.map((f) => ({ ...f, error: f.error ? { ...f.error } : null })),
   pendingByKind: { ...s.pendingByKind } as Record<string, number>,
+  notices: s.notices.map((n) => ({ ...n })),
 });
 
 /** Forwards the engine's events to the bridge under their contract names. */

@@ -121,6 +121,10 @@ export const createServices = async (options: ServicesOptions): Promise<Services
       engine().resolveConflict(i.mutationId, i.choice);
       return status();
     },
+    'sync.dismissNotice': (i) => {
+      engine().dismissNotice(i.noticeId);
+      return status();
+    },
     // Paused first, so the restart after the stop does not begin another pull.
     'sync.cancelBootstrap': async () => {
       const e = engine();

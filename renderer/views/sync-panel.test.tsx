@@ -20,6 +20,7 @@ const base: SyncStatus = syncStatus.parse({
   lastSyncAt: now - 120_000,
   lastError: null,
   bootstrap: null,
+  notices: [],
 });
 
 const recorder = () => {
@@ -31,6 +32,7 @@ const recorder = () => {
     syncNow: () => calls.push('syncNow'),
     pause: () => calls.push('pause'),
     resume: () => calls.push('resume'),
+    dismissNotice: (id) => calls.push(`dismiss ${id}`),
   };
   return { calls, actions };
 };
@@ -59,6 +61,27 @@ describe('SyncPanelView', () => {
     expect(within(kinds).getByText('Tasks').nextSibling?.textContent).toBe('3');
     expect(within(kinds).getByText('Checklist items').nextSibling?.textContent).toBe('2');
     expect(screen.getByText(/network error\. Your edits are kept/)).toBeTruthy();
+  });
+
+  it('shows what to check about an edit already sent, until the user has read it', async () => {
+    const { calls, actions } = recorder();
+    const status = syncStatus.parse({
+      ...base,
+      notices: [
+        {
+          noticeId: 3,
+          entity: 'task:-4',
+          message:
+            'Task “Buy milk” was sent again after its answer was lost. There may now be two.',
+          createdAt: now - 60_000,
+        },
+      ],
+    });
+    render(<SyncPanelView status={status} actions={actions} now={now} />);
+    const list = screen.getByRole('list', { name: 'Sent, but check' });
+    expect(within(list).getByText(/Buy milk.*There may now be two/)).toBeTruthy();
+    await userEvent.click(within(list).getByRole('button', { name: 'Got it' }));
+    expect(calls).toEqual(['dismiss 3']);
   });
 
   it('shows a failed edit with the server message; retry and discard', async () => {

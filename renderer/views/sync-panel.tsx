@@ -13,6 +13,7 @@ export interface SyncActions {
   syncNow: () => void;
   pause: () => void;
   resume: () => void;
+  dismissNotice: (noticeId: number) => void;
 }
 
 const kindLabels: Record<string, string> = {
@@ -189,7 +190,7 @@ export function SyncPanelView({
       <section className="section" aria-labelledby="sync-failed-h">
         <div className="section-head">
           <h2 id="sync-failed-h">Needs your attention</h2>
-          <span className="muted">{status.failed.length || 'Nothing'}</span>
+          <span className="muted">{status.failed.length + status.notices.length || 'Nothing'}</span>
         </div>
         {status.failed.length ? (
           <ul className="failed-list" aria-label="Failed edits">
@@ -200,6 +201,25 @@ export function SyncPanelView({
         ) : (
           <p className="muted">No failed edits.</p>
         )}
+        {status.notices.length ? (
+          <ul className="failed-list" aria-label="Sent, but check">
+            {status.notices.map((n) => (
+              <li key={n.noticeId} className="failed-item" data-notice-id={n.noticeId}>
+                <div className="row">
+                  <span className="pill pill-warn">Check</span>
+                  <span className="grow" />
+                  <span className="muted">{ago(n.createdAt, now)}</span>
+                </div>
+                <p className="failed-msg">{n.message}</p>
+                <div className="row">
+                  <Button size="sm" onClick={() => actions.dismissNotice(n.noticeId)}>
+                    Got it
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        ) : null}
       </section>
     </div>
   );
@@ -225,6 +245,8 @@ export const syncActions: SyncActions = {
   syncNow: () => void run('Sync', () => bridge().invoke('sync.now', {})),
   pause: () => void run('Pause', () => bridge().invoke('sync.pause', {})),
   resume: () => void run('Resume', () => bridge().invoke('sync.resume', {})),
+  dismissNotice: (noticeId) =>
+    void run('Dismissing the notice', () => bridge().invoke('sync.dismissNotice', { noticeId })),
 };
 
 export function FailedEditRow({ edit }: { edit: BridgeFailedEdit }) {

@@ -23,6 +23,7 @@ export const bridgeMethodNameList = [
   'spaces.tree',
   'sync.cancelBootstrap',
   'sync.discard',
+  'sync.dismissNotice',
   'sync.now',
   'sync.pause',
   'sync.resolveConflict',

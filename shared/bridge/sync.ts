@@ -34,6 +34,15 @@ export const failedEdit = z.object({
 });
 export type BridgeFailedEdit = z.infer<typeof failedEdit>;
 
+/** sync/outbox/notices.ts SyncNotice: what the user must know about an edit already sent. */
+export const syncNotice = z.object({
+  noticeId: z.number().int(),
+  entity: z.string(),
+  message: z.string(),
+  createdAt: z.number().int(),
+});
+export type BridgeSyncNotice = z.infer<typeof syncNotice>;
+
 /** sync/engine/engine-api.ts EngineStatus. */
 export const syncStatus = z.object({
   online: z.boolean(),
@@ -47,6 +56,7 @@ export const syncStatus = z.object({
   lastSyncAt: z.number().int().nullable(),
   lastError: z.string().nullable(),
   bootstrap: pullProgress.nullable(),
+  notices: z.array(syncNotice),
 });
 export type SyncStatus = z.infer<typeof syncStatus>;
 
@@ -68,6 +78,8 @@ export const syncMethods = {
     z.strictObject({ mutationId, choice: z.enum(['recreate', 'discard']) }),
     syncStatus,
   ),
+  /** The user has read a notice about an edit already sent. */
+  'sync.dismissNotice': method(z.strictObject({ noticeId: z.number().int().min(1) }), syncStatus),
   /**
    * Stops a running first fill and pauses sync (what was written stays; `sync.resume`
    * continues where it stopped).

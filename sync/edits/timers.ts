@@ -128,7 +128,8 @@ export const stop = (t: TimerTruthRecord, at: number, serverOffsetMs = 0): Timer
     state: 'STOPPED',
     accumulatedMs: runningMs(t, at),
     runningSince: null,
-    endTime: t.state === 'RUNNING' ? at + Math.round(serverOffsetMs) : t.startTime + t.accumulatedMs,
+    endTime:
+      t.state === 'RUNNING' ? at + Math.round(serverOffsetMs) : t.startTime + t.accumulatedMs,
   };
 };
 

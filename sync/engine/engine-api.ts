@@ -8,6 +8,7 @@ import type { EditCommand, EditResult } from '../../shared/edits/commands';
 import type { ApiClient } from '../api';
 import type { Replica } from '../db/replica';
 import type { BackoffOptions } from '../outbox/backoff';
+import type { SyncNotice } from '../outbox/notices';
 import type { FailedEdit } from '../outbox/status';
 import type { EntityKey, Json, MutationKind } from '../outbox/types';
 import type { LazyData } from './lazy';
@@ -36,6 +37,8 @@ export interface EngineStatus {
   lastError: string | null;
   /** Set while a first fill (or a re-bootstrap) runs. */
   bootstrap: PullProgress | null;
+  /** What the user must know about edits already sent (a possible twin), oldest first. */
+  notices: SyncNotice[];
 }
 
 export type EngineEvent =
@@ -81,6 +84,8 @@ export interface SyncEngine {
   discard(mutationId: number): void;
   /** An edit to something deleted on the server: make it again, or let it go. */
   resolveConflict(mutationId: number, choice: 'recreate' | 'discard'): void;
+  /** The user has read a notice. */
+  dismissNotice(noticeId: number): void;
 }
 
 /** What `openEngine(options)` (sync/engine/engine.ts) takes. */

@@ -6,8 +6,8 @@
 import type { EditCommand, EditResult } from '../../shared/edits/commands';
 import type { ClockEstimate } from '../api';
 import { isApiClientError } from '../api/errors';
-import { readClockEstimate, writeClockEstimate } from '../db/queries/server-clock';
 import { replicaFilesDir } from '../db/open';
+import { readClockEstimate, writeClockEstimate } from '../db/queries/server-clock';
 import { readStreamState } from '../db/queries/sync-state';
 import { Replica } from '../db/replica';
 import { applyEdit, reapplyPending, rebaseOwnRows, recreate, rollBack } from '../edits';
@@ -22,6 +22,7 @@ import {
   sweepOrphanFiles,
 } from '../outbox';
 import { adoptSharedStagedFiles } from '../outbox/files';
+import { dismissNotice, listNotices } from '../outbox/notices';
 import { type PushEvent, Pusher } from '../outbox/pusher';
 import type { EntityKey, Json } from '../outbox/types';
 import { ChangeBatcher } from './change-batcher';
@@ -226,6 +227,11 @@ class Engine implements SyncEngine {
     this.changes.flush();
     this.statusChanged();
     this.pushSoon();
+  }
+
+  dismissNotice(noticeId: number): void {
+    dismissNotice(this.replica.db, noticeId);
+    this.statusChanged();
   }
 
   // ---- control ------------------------------------------------------------------------------
@@ -443,6 +449,7 @@ class Engine implements SyncEngine {
       // The task export is most of a first fill: its progress is the one shown.
       bootstrap:
         this.bootstrapping.get('tasks') ?? this.bootstrapping.values().next().value ?? null,
+      notices: listNotices(this.replica.db),
     };
   }
 

@@ -19,6 +19,7 @@ import { type BackoffOptions, classifyFailure, nextAttemptDelay, outboxError } f
 import { mayHaveReachedServer } from './coalesce';
 import { removeStagedFiles } from './files';
 import { rewriteIds } from './local-ids';
+import { addNotice, possibleTwin } from './notices';
 import {
   allMutations,
   failPermanently,
@@ -224,8 +225,8 @@ export class Pusher {
   private async adoptIfCreated(row: QueuedMutation): Promise<boolean> {
     const lost = await this.findCreated(row);
     // Adopted only while the row is still ours to settle (nothing took it meanwhile).
-    if (!lost || getMutation(this.options.replica.db, row.mutationId)?.state !== row.state)
-      return false;
+    if (!lost || !('found' in lost)) return false;
+    if (getMutation(this.options.replica.db, row.mutationId)?.state !== row.state) return false;
     const done = this.options.replica.transaction(() => this.succeed(row, lost.found, lost.path));
     done({ sent: 0, failed: 0, waiting: 0 });
     return true;
@@ -233,17 +234,18 @@ export class Pusher {
 
   private async findCreated(
     row: QueuedMutation,
-  ): Promise<{ found: unknown; path: Record<string, number> } | null> {
+  ): Promise<{ found: unknown; path: Record<string, number> } | { unsure: true } | null> {
     const { replica, client } = this.options;
     const rewritten = rewriteIds(replica.db, row);
     if (rewritten.status !== 'ready') return null;
-    const found = await findLostCreate(
+    const lost = await findLostCreate(
       { client, db: replica.db, userId: this.options.userId },
       row,
       rewritten.path,
       rewritten.body,
     );
-    return found === null ? null : { found, path: rewritten.path };
+    if (lost === null || 'unsure' in lost) return lost;
+    return { found: lost.found, path: rewritten.path };
   }
 
   /** Sends a row; answers what to write once the answer (or failure) is in. */
@@ -252,9 +254,11 @@ export class Pusher {
     const row = this.options.atSend?.(queued) ?? queued;
     try {
       // The earlier answer was lost: on a service that ignores Idempotency-Key it may exist.
+      let twin = false;
       if (kindSpec(row.kind).effect === 'create' && mayHaveReachedServer(row)) {
         const lost = await this.findCreated(row);
-        if (lost) return () => this.applySent(row, lost.found, lost.path);
+        if (lost && 'found' in lost) return () => this.applySent(row, lost.found, lost.path);
+        twin = lost !== null;
       }
       const outcome = await sendMutation(
         {
@@ -283,7 +287,11 @@ export class Pusher {
           return nothingAfter;
         };
       this.emit({ type: 'online', online: true });
-      return () => this.applySent(row, outcome.answer, outcome.path);
+      return () => {
+        const after = this.applySent(row, outcome.answer, outcome.path);
+        if (twin) addNotice(replica.db, row.entity, possibleTwin(row), this.now());
+        return after;
+      };
     } catch (error) {
       const moved = await this.findMoved(row, error);
       if (moved) return () => this.applySent(row, moved.found, moved.path);

@@ -1,10 +1,16 @@
 /**
  * Lost creates on services that ignore Idempotency-Key: a create whose earlier answer never
  * arrived (timeout, reset, a crash mid-request) may have been committed. Before sending it
- * again, look for it: an entity of the same kind, under the same parent, with the same name,
- * made by this user no earlier than the row was queued (less a clock-skew allowance), and not
- * already adopted by another local id. Found: adopt it as the create's answer. Not found:
- * the create is sent again.
+ * again, look for it: an entity of the same kind, under the same parent, whose every field the
+ * create sent is as sent (the whole body), made by this user since the row first went out (in
+ * the server's clock: this machine's offset estimated from the answers), and not adopted by
+ * another row. Adopting someone else's entity would drop the user's create silently, so:
+ * - as many such entities as rows of ours that could have made them (identical creates, each
+ *   possibly at the server): each row takes its own, in order;
+ * - more of them than our rows: some are not ours (the same user on another device at the same
+ *   moment) and which is ours cannot be told. The create is sent again and the sync panel says
+ *   a twin may exist: a visible twin beats a silent loss;
+ * - none: the create is sent again.
  */
 import type { ApiClient } from '../api';
 import { stmt } from '../db/kysely';
@@ -12,8 +18,10 @@ import type { Sqlite } from '../db/open';
 import { toMs } from '../db/queries/convert';
 import { kindSpec, type QueuedMutation } from './types';
 
-/** How far the server's clock may run behind ours. */
-const SKEW_MS = 5 * 60_000;
+/** Without any estimate of the server's clock: how far it may run behind this machine's. */
+const UNKNOWN_SKEW_MS = 5 * 60_000;
+/** Slack on the window's start beyond the estimate's error. */
+const WINDOW_SLACK_MS = 50;
 
 export interface ReconcileContext {
   client: ApiClient;
@@ -21,12 +29,15 @@ export interface ReconcileContext {
   userId: number;
 }
 
+/** What the lookup found: the entity (the create's answer), or that it cannot tell. */
+export type LostCreate = { found: unknown } | { unsure: true } | null;
+
 type Finder = (
   ctx: ReconcileContext,
   row: QueuedMutation,
   path: Record<string, number>,
   body: Record<string, unknown>,
-) => Promise<unknown | null>;
+) => Promise<LostCreate>;
 
 const adopted = (db: Sqlite, kind: string, serverId: number): boolean =>
   stmt(db, 'SELECT 1 FROM local_ids WHERE entity_kind = ? AND server_id = ?').get(
@@ -37,7 +48,70 @@ const adopted = (db: Sqlite, kind: string, serverId: number): boolean =>
 const isoMs = (v: unknown): number | null =>
   typeof v === 'number' ? v : typeof v === 'string' ? toMs(v) : null;
 
-/** The earliest candidate made after the row was queued, by this user, not yet adopted. */
+const ISO = /^\d{4}-\d{2}-\d{2}T/;
+/** A value as the server echoes it: dates as ms, users as ids, '' as absent, sets sorted. */
+const normal = (v: unknown): unknown => {
+  if (v === undefined || v === null || v === '') return null;
+  if (typeof v === 'string' && ISO.test(v)) return toMs(v) ?? v;
+  // Names the server matches without case (statuses, tags) come back in its spelling.
+  if (typeof v === 'string') return v.trim().toLowerCase();
+  if (Array.isArray(v))
+    return [
+      ...new Set(
+        v.map((x) =>
+          JSON.stringify(
+            x !== null && typeof x === 'object' && 'userId' in x
+              ? (x as { userId: unknown }).userId
+              : normal(x),
+          ),
+        ),
+      ),
+    ].sort();
+  return v;
+};
+
+/** Every field the create sent that the candidate shows holds the value sent. */
+export const sameAsSent = (
+  body: Record<string, unknown>,
+  candidate: Record<string, unknown>,
+): boolean =>
+  Object.entries(body).every(
+    ([k, v]) =>
+      !Object.hasOwn(candidate, k) ||
+      JSON.stringify(normal(v)) === JSON.stringify(normal(candidate[k])),
+  );
+
+/** The earliest server time the row's create can have been made at. */
+const windowStart = (ctx: ReconcileContext, row: QueuedMutation): number => {
+  const sent = row.sentAt ?? row.createdAt;
+  const clock = ctx.client.serverClock;
+  const e = clock.estimate();
+  return Math.floor(
+    e ? clock.toServer(sent) - e.errorMs - WINDOW_SLACK_MS : sent - UNKNOWN_SKEW_MS,
+  );
+};
+
+/**
+ * The rows of ours that could have made what `row` looks for: identical creates (kind,
+ * place, body) sent at least once, in order.
+ */
+const identicalRows = (db: Sqlite, row: QueuedMutation): number[] =>
+  stmt(
+    db,
+    `SELECT mutation_id FROM outbox WHERE kind = ? AND operation_id = ? AND path = ?
+       AND coalesce(body, '') = coalesce(?, '') AND state IN ('pending', 'inflight')
+       AND (attempts > 0 OR mutation_id = ?) ORDER BY mutation_id`,
+  )
+    .pluck()
+    .all(
+      row.kind,
+      row.operationId,
+      JSON.stringify(row.path),
+      row.body === null ? null : JSON.stringify(row.body),
+      row.mutationId,
+    ) as number[];
+
+/** The candidate this row may adopt, by the rules above. */
 const pick = <T extends Record<string, unknown>>(
   ctx: ReconcileContext,
   row: QueuedMutation,
@@ -45,24 +119,36 @@ const pick = <T extends Record<string, unknown>>(
   idField: keyof T & string,
   candidates: readonly T[],
   matches: (c: T) => boolean,
-): T | null => {
-  const since = row.createdAt - SKEW_MS;
+  body: Record<string, unknown> = {},
+): { found: T } | { unsure: true } | null => {
+  const since = windowStart(ctx, row);
   const fit = candidates.filter((c) => {
     const created = isoMs(c.createdTime);
     const by = (c.createdBy as { userId?: number } | null | undefined)?.userId ?? c.userId;
     return (
       matches(c) &&
-      (created === null || created >= since) &&
+      sameAsSent(body, c) &&
+      // A stamp in whole seconds may be up to a second before the moment it stands for.
+      (created === null || created + (created % 1_000 === 0 ? 999 : 0) >= since) &&
       (by === undefined || by === null || by === ctx.userId) &&
       !adopted(ctx.db, kind, c[idField] as number)
     );
   });
-  fit.sort((a, b) => (isoMs(a.createdTime) ?? 0) - (isoMs(b.createdTime) ?? 0));
-  return fit[0] ?? null;
+  if (fit.length === 0) return null;
+  const ours = identicalRows(ctx.db, row);
+  if (fit.length > ours.length) return { unsure: true };
+  fit.sort(
+    (a, b) =>
+      (isoMs(a.createdTime) ?? 0) - (isoMs(b.createdTime) ?? 0) ||
+      (a[idField] as number) - (b[idField] as number),
+  );
+  const at = ours.indexOf(row.mutationId);
+  const found = at >= 0 ? fit[at] : undefined;
+  return found ? { found } : null;
 };
 
 const findTask: Finder = async (ctx, row, path, body) => {
-  const since = Math.max(0, row.createdAt - SKEW_MS);
+  const since = Math.max(0, windowStart(ctx, row));
   const parent = path.subtaskId === undefined ? (path.parentTaskId ?? path.taskId) : undefined;
   const items: Record<string, unknown>[] = [];
   let cursor: string | undefined;
@@ -73,14 +159,19 @@ const findTask: Finder = async (ctx, row, path, body) => {
     items.push(...(page.items as Record<string, unknown>[]));
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
-  const found = pick(ctx, row, 'task', 'taskId', items, (t) => {
-    if (t.deleted === true || t.taskTitle !== body.taskTitle) return false;
-    if ((t.parentTaskId ?? undefined) !== parent) return false;
-    return path.projectId === undefined || t.projectId === path.projectId;
-  });
-  if (!found) return null;
-  // The bulk item embeds more than a task answer; the replica writes either.
-  return found;
+  // A bulk item embeds more than a task answer; the replica writes either.
+  return pick(
+    ctx,
+    row,
+    'task',
+    'taskId',
+    items,
+    (t) =>
+      t.deleted !== true &&
+      (t.parentTaskId ?? undefined) === parent &&
+      (path.projectId === undefined || t.projectId === path.projectId),
+    body,
+  );
 };
 
 const findChecklist: Finder = async (ctx, row, path, body) => {
@@ -96,7 +187,8 @@ const findChecklist: Finder = async (ctx, row, path, body) => {
     'checklist',
     'checklistId',
     items as Record<string, unknown>[],
-    (c) => c.name === body.name,
+    () => true,
+    body,
   );
 };
 
@@ -108,13 +200,14 @@ const findSpace: Finder = async (ctx, row, _path, body) => {
     'space',
     'spaceId',
     spaces as Record<string, unknown>[],
-    (s) => s.spaceName === body.spaceName && s.deleted !== true,
+    (s) => s.deleted !== true,
+    body,
   );
 };
 
 const findProject: Finder = async (ctx, row, path, body) => {
   const page = await ctx.client.ops.bulkProjects({
-    query: { modifiedSince: Math.max(0, row.createdAt - SKEW_MS), size: 500 },
+    query: { modifiedSince: Math.max(0, windowStart(ctx, row)), size: 500 },
   });
   return pick(
     ctx,
@@ -122,25 +215,22 @@ const findProject: Finder = async (ctx, row, path, body) => {
     'project',
     'projectId',
     page.items as Record<string, unknown>[],
-    (p) => p.projectName === body.projectName && p.spaceId === path.spaceId && p.deleted !== true,
+    (p) => p.spaceId === path.spaceId && p.deleted !== true,
+    body,
   );
 };
 
 const findTimer: Finder = async (ctx, row, path, body) => {
   const timers = await ctx.client.ops.getTaskTimers({ path: { taskId: path.taskId ?? 0 } });
-  const start = typeof body.startTime === 'number' ? body.startTime : undefined;
-  return pick(ctx, row, 'timer', 'trackId', timers as Record<string, unknown>[], (t) =>
-    row.kind === 'timer.start' ? true : t.startTime === start,
-  );
+  return pick(ctx, row, 'timer', 'trackId', timers as Record<string, unknown>[], () => true, body);
 };
 
 /** Uploads answer a list: every file of the row must be found, or none is adopted. */
 const findUpload: Finder = async (ctx, row, path) => {
-  const names = (
-    stmt(ctx.db, 'SELECT name FROM outbox_files WHERE mutation_id = ? ORDER BY position').all(
-      row.mutationId,
-    ) as { name: string }[]
-  ).map((f) => f.name);
+  const files = stmt(
+    ctx.db,
+    'SELECT name, size FROM outbox_files WHERE mutation_id = ? ORDER BY position',
+  ).all(row.mutationId) as { name: string; size: number }[];
   const list =
     row.operationId === 'uploadProjectAttachments'
       ? await ctx.client.ops.getProjectAttachments({
@@ -153,13 +243,15 @@ const findUpload: Finder = async (ctx, row, path) => {
         : await ctx.client.ops.getTaskAttachments({ path: { taskId: path.taskId ?? 0 } });
   const found: unknown[] = [];
   const pool = [...(list as Record<string, unknown>[])];
-  for (const name of names) {
-    const hit = pick(ctx, row, 'attachment', 'attachmentId', pool, (a) => a.fileName === name);
-    if (!hit) return null;
-    found.push(hit);
-    pool.splice(pool.indexOf(hit), 1);
+  for (const f of files) {
+    const hit = pick(ctx, row, 'attachment', 'attachmentId', pool, (a) => a.fileName === f.name, {
+      size: f.size,
+    });
+    if (!hit || 'unsure' in hit) return hit;
+    found.push(hit.found);
+    pool.splice(pool.indexOf(hit.found), 1);
   }
-  return found;
+  return { found };
 };
 
 const finders: Partial<Record<QueuedMutation['kind'], Finder>> = {
@@ -173,13 +265,13 @@ const finders: Partial<Record<QueuedMutation['kind'], Finder>> = {
   'attachment.upload': findUpload,
 };
 
-/** The entity the lost create made, as its answer would have been, or null. */
+/** The entity the lost create made, as its answer would have been; or that it cannot tell. */
 export const findLostCreate = async (
   ctx: ReconcileContext,
   row: QueuedMutation,
   path: Record<string, number>,
   body: unknown,
-): Promise<unknown | null> => {
+): Promise<LostCreate> => {
   if (kindSpec(row.kind).effect !== 'create') return null;
   const finder = finders[row.kind];
   if (!finder) return null;

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addNotice } from '../../sync/outbox/notices';
 import { demoClient } from '../sync/support';
 import { type BridgeFixture, eventually, openEvents, startBridgeFixture } from './support';
 
@@ -206,6 +207,18 @@ describe('bridge edits and sync control over HTTP', () => {
     });
     expect(resolved.failed).toEqual([]);
     expect(resolved.pending).toBe(0);
+  });
+
+  it('sync.status shows a notice about an edit already sent until sync.dismissNotice', async () => {
+    const engine = f.services.session.current?.engine;
+    if (!engine) throw new Error('signed in');
+    // What the outbox leaves when it sent a create again (test/sync/lost-creates.test.ts).
+    addNotice(engine.replica.db, 'task:-9', 'Task “Twin” was sent again.', Date.now());
+    const status = await f.call('sync.status', {});
+    const notice = status?.notices.find((n) => n.entity === 'task:-9');
+    expect(notice?.message).toBe('Task “Twin” was sent again.');
+    const after = await f.call('sync.dismissNotice', { noticeId: notice?.noticeId ?? 0 });
+    expect(after.notices.some((n) => n.entity === 'task:-9')).toBe(false);
   });
 
   it('sync.cancelBootstrap stops and pauses; resume goes on', async () => {

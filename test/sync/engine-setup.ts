@@ -3,7 +3,8 @@
  * fill with fast retries, closed after each test, and the helpers those tests share.
  */
 import { afterEach, expect } from 'vitest';
-import type { RunningServer } from '../../server/app';
+import { type RunningServer, startServer } from '../../server/app';
+import type { Quirk } from '../../server/deps';
 import type { ApiClient } from '../../sync/api';
 import { openEngine } from '../../sync/engine/engine';
 import type { SyncEngine } from '../../sync/engine/engine-api';
@@ -20,9 +21,12 @@ export const engineSetup = () => {
     await opened?.server.close();
     opened = undefined;
   });
-  /** The demo server (its clock `skewMs` off), an engine through its first fill. */
-  return async (skewMs = 0) => {
-    const server = await startDemoServer();
+  /** The demo server (its clock `skewMs` off, with `quirks`), an engine through its first fill. */
+  return async (skewMs = 0, quirks: Quirk[] = []) => {
+    const server =
+      quirks.length > 0
+        ? await startServer({ dataDir: null, admin: true, seed: { kind: 'demo' }, quirks })
+        : await startDemoServer();
     if (skewMs !== 0) await admin(server, 'clock', { offsetMs: skewMs });
     const client = await demoClient(server);
     const engine = openEngine({
