@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { schemaSql, schemaVersion } from './schema';
+import { neverReusedIds, schemaSql, schemaVersion } from './schema';
 
 export type Db = Database.Database;
 
@@ -24,7 +24,25 @@ export const openDb = (dataDir: string | null): Db => {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > schemaVersion)
     throw new Error(`server database ${file} has schema ${version}, newer than ${schemaVersion}`);
+  if (version === 1) upgradeToAutoincrement(db);
   db.exec(schemaSql);
   db.pragma(`user_version = ${schemaVersion}`);
   return db;
+};
+
+/**
+ * Version 1 gave a deleted row's id to the next row (INTEGER PRIMARY KEY reuses the highest):
+ * its hard-deleted tables are rebuilt with AUTOINCREMENT, rows and ids kept, in one
+ * transaction. Nothing references these tables, so foreign keys stay as they are.
+ */
+const upgradeToAutoincrement = (db: Db): void => {
+  db.transaction(() => {
+    for (const t of neverReusedIds) db.exec(`ALTER TABLE ${t} RENAME TO ${t}_v1`);
+    // The new tables; their index names are still taken by the old ones (made again below).
+    db.exec(schemaSql);
+    for (const t of neverReusedIds) {
+      db.exec(`INSERT INTO ${t} SELECT * FROM ${t}_v1`);
+      db.exec(`DROP TABLE ${t}_v1`);
+    }
+  })();
 };

@@ -3,7 +3,20 @@
  * its parent). Times are epoch milliseconds. Tasks and projects are soft-deleted so that the
  * bulk export can hand out tombstones; everything else is deleted for real.
  */
-export const schemaVersion = 1;
+/**
+ * 2: checklist items, attachments, timers and notifications are deleted for real, and their
+ * ids are never given again (AUTOINCREMENT; open.ts rebuilds a version-1 file's tables): a
+ * delete sent again after a lost answer must not remove a newer row that took the old id.
+ */
+export const schemaVersion = 2;
+
+/** Tables whose rows are deleted for real: ids come from AUTOINCREMENT, never reused. */
+export const neverReusedIds = [
+  'checklist_items',
+  'attachments',
+  'timers',
+  'notifications',
+] as const;
 
 export const schemaSql = `
 CREATE TABLE IF NOT EXISTS orgs (
@@ -235,7 +248,7 @@ CREATE INDEX IF NOT EXISTS custom_field_values_field ON custom_field_values(fiel
 
 -- task_id is the task or subtask the item is on; position is dense from 0.
 CREATE TABLE IF NOT EXISTS checklist_items (
-  checklist_id INTEGER PRIMARY KEY,
+  checklist_id INTEGER PRIMARY KEY AUTOINCREMENT,
   task_id INTEGER NOT NULL REFERENCES tasks(task_id) ON DELETE CASCADE,
   name TEXT NOT NULL,
   completed INTEGER NOT NULL DEFAULT 0,
@@ -248,7 +261,7 @@ CREATE INDEX IF NOT EXISTS checklist_items_task ON checklist_items(task_id, posi
 
 -- Exactly one of task_id / project_id is set. stored_name is the file under the data dir.
 CREATE TABLE IF NOT EXISTS attachments (
-  attachment_id INTEGER PRIMARY KEY,
+  attachment_id INTEGER PRIMARY KEY AUTOINCREMENT,
   org_id INTEGER NOT NULL REFERENCES orgs(org_id),
   task_id INTEGER REFERENCES tasks(task_id),
   project_id INTEGER REFERENCES projects(project_id),
@@ -266,7 +279,7 @@ CREATE INDEX IF NOT EXISTS attachments_project ON attachments(project_id);
 
 -- accumulated_ms: running time before running_since; running_since set only while RUNNING.
 CREATE TABLE IF NOT EXISTS timers (
-  track_id INTEGER PRIMARY KEY,
+  track_id INTEGER PRIMARY KEY AUTOINCREMENT,
   org_id INTEGER NOT NULL REFERENCES orgs(org_id),
   task_id INTEGER NOT NULL REFERENCES tasks(task_id),
   project_id INTEGER,
@@ -287,7 +300,7 @@ CREATE INDEX IF NOT EXISTS timers_task ON timers(task_id);
 CREATE UNIQUE INDEX IF NOT EXISTS timers_one_active ON timers(org_id, user_id) WHERE state <> 'STOPPED';
 
 CREATE TABLE IF NOT EXISTS notifications (
-  notification_id INTEGER PRIMARY KEY,
+  notification_id INTEGER PRIMARY KEY AUTOINCREMENT,
   org_id INTEGER NOT NULL REFERENCES orgs(org_id),
   user_id INTEGER NOT NULL REFERENCES users(user_id),
   type TEXT NOT NULL,

@@ -29,13 +29,22 @@ describe('ServerClock', () => {
     const c = new ServerClock();
     c.seed({ offsetMs: 500, errorMs: 2, at: 0 }, 86_400_000);
     expect(c.estimate()?.errorMs).toBeCloseTo(2 + 8_640, 0);
-    // An answer replaces it.
+    // An answer narrows it.
     c.observe({
       sentAt: 86_400_000,
       receivedAt: 86_400_002,
       serverTime: 86_400_501,
       precisionMs: 1,
     });
+    expect(c.estimate()?.errorMs).toBeLessThanOrEqual(3);
+  });
+
+  it('keeps a carried-over estimate that a coarse first answer agrees with', () => {
+    const c = new ServerClock();
+    c.seed({ offsetMs: 220_543, errorMs: 3, at: 1_000 }, 1_000);
+    // An HTTP Date, to the second: alone it would say 220,543 ± ~1,000.
+    c.observe({ sentAt: 1_100, receivedAt: 1_110, serverTime: 221_000, precisionMs: 1_000 });
+    expect(c.estimate()?.offsetMs).toBeCloseTo(220_543, -1);
     expect(c.estimate()?.errorMs).toBeLessThanOrEqual(3);
   });
 

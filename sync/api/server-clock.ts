@@ -68,11 +68,16 @@ export class ServerClock {
     this.set({ offsetMs: (low + high) / 2, errorMs: (high - low) / 2, at: receivedAt });
   }
 
-  /** An estimate from an earlier run (the replica keeps one), used until answers come. */
+  /**
+   * An estimate from an earlier run (the replica keeps one): it counts as a sample taken now,
+   * widened by its age, so a first coarse answer (an HTTP Date, to the second) narrows it
+   * instead of replacing it.
+   */
   seed(estimate: ClockEstimate, now: number): void {
     if (this.current) return;
-    const age = Math.max(0, now - estimate.at);
-    this.set({ ...estimate, errorMs: estimate.errorMs + age * DRIFT_PER_MS });
+    const error = estimate.errorMs + Math.max(0, now - estimate.at) * DRIFT_PER_MS;
+    this.samples = [{ lo: estimate.offsetMs - error, hi: estimate.offsetMs + error, at: now }];
+    this.set({ offsetMs: estimate.offsetMs, errorMs: error, at: now });
   }
 
   estimate(): ClockEstimate | null {

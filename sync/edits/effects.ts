@@ -180,6 +180,12 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
     case 'timer.update': {
       const t = timers.readTruth(db, id);
       if (!t) return false;
+      // Its task is gone (deleted here or on the server, which deletes its timers with it): no
+      // row, or the next start would stop a timer the server no longer has.
+      if (!entityExists(db, 'task', currentId(db, 'task', t.taskId))) {
+        db.prepare('DELETE FROM timers WHERE track_id = ?').run(id);
+        return false;
+      }
       timers.writeTimerRow(db, id, t, now);
       return true;
     }

@@ -15,7 +15,7 @@ import type { BillingStatus, TimerState } from '../../shared/api';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { serverIdOf } from '../outbox';
-import { EditError } from './state';
+import { currentId, EditError } from './state';
 
 export interface TimerTruthRecord {
   userId: number;
@@ -228,8 +228,9 @@ export const writeTimerRow = (
        notes = excluded.notes, observed_at = excluded.observed_at`,
   ).run({
     id: trackId,
-    task: t.taskId,
-    project: t.projectId,
+    // The task may have been made offline and have its server id by now.
+    task: currentId(db, 'task', t.taskId),
+    project: t.projectId === null ? null : currentId(db, 'project', t.projectId),
     user: t.userId,
     state: t.state,
     start: t.startTime,

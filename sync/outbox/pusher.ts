@@ -294,21 +294,23 @@ export class Pusher {
       };
     } catch (error) {
       const moved = await this.findMoved(row, error);
-      if (moved) return () => this.applySent(row, moved.found, moved.path);
+      if (moved && 'found' in moved) return () => this.applySent(row, moved.found, moved.path);
+      if (moved) return () => this.fail(row, moved.lookupFailed);
       return () => this.fail(row, error);
     }
   }
 
   /**
-   * A move refused as not allowed now (409), after an earlier attempt whose answer was lost:
-   * the server's timer says whether that attempt did it. Any failure of the lookup leaves the
-   * refusal as it was.
+   * A move refused as not allowed now (409): when the server's timer is already in the state
+   * the move leads to (an earlier attempt whose answer was lost did it, or another device), the
+   * user's move holds and is done. A lookup that fails leaves the row to go again, never failed
+   * on a guess.
    */
   private async findMoved(
     row: QueuedMutation,
     error: unknown,
-  ): Promise<{ found: unknown; path: Record<string, number> } | null> {
-    if (kindSpec(row.kind).effect !== 'move' || !mayHaveReachedServer(row)) return null;
+  ): Promise<{ found: unknown; path: Record<string, number> } | { lookupFailed: unknown } | null> {
+    if (kindSpec(row.kind).effect !== 'move') return null;
     if (!isApiClientError(error) || error.kind !== 'conflict') return null;
     const { replica, client } = this.options;
     const rewritten = rewriteIds(replica.db, row);
@@ -320,8 +322,8 @@ export class Pusher {
         rewritten.path,
       );
       return found === null ? null : { found, path: rewritten.path };
-    } catch {
-      return null;
+    } catch (lookup) {
+      return { lookupFailed: lookup };
     }
   }
 

@@ -16,7 +16,7 @@ import type { ApiClient } from '../api';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { toMs } from '../db/queries/convert';
-import { kindSpec, type QueuedMutation } from './types';
+import { kindSpec, parseEntityKey, type QueuedMutation } from './types';
 
 /** Without any estimate of the server's clock: how far it may run behind this machine's. */
 const UNKNOWN_SKEW_MS = 5 * 60_000;
@@ -287,10 +287,10 @@ const moveTargets: Partial<Record<QueuedMutation['kind'], string>> = {
 };
 
 /**
- * A timer move the server refused as not allowed (409: "cannot pause a paused timer") after an
- * earlier attempt whose answer was lost: when the server's timer is in the state the move
- * leads to, that attempt did it, and the record is the move's answer. Null otherwise (the
- * refusal stands: someone else moved the timer).
+ * A timer move the server refused as not allowed (409: "cannot pause a paused timer"): when
+ * the server's timer is in the state the move leads to (an earlier attempt whose answer was
+ * lost did it, or the user's other device), the record is the move's answer. Null otherwise:
+ * the refusal stands (someone stopped the timer the user meant to pause).
  */
 export const findLostMove = async (
   ctx: ReconcileContext,
@@ -300,13 +300,17 @@ export const findLostMove = async (
   const target = moveTargets[row.kind];
   const trackId = path.trackId;
   if (target === undefined || trackId === undefined) return null;
-  const task = stmt(ctx.db, 'SELECT task_id FROM timers WHERE track_id = ?').get(trackId) as
+  // Its task: the replica's timer row, or the one the row waits for (the task's delete, queued
+  // after it, has already taken the timer row out of the replica).
+  const timerRow = stmt(ctx.db, 'SELECT task_id FROM timers WHERE track_id = ?').get(trackId) as
     | { task_id: number }
     | undefined;
+  const named = row.dependsOn.map(parseEntityKey).find((k) => k.kind === 'task' && k.id > 0);
+  const taskId = timerRow?.task_id ?? named?.id;
   const timers =
-    task === undefined
+    taskId === undefined || taskId < 0
       ? await ctx.client.ops.getActiveTimers({})
-      : await ctx.client.ops.getTaskTimers({ path: { taskId: task.task_id } });
+      : await ctx.client.ops.getTaskTimers({ path: { taskId } });
   const found = (timers as { trackId?: unknown; state?: unknown }[]).find(
     (t) => t.trackId === trackId,
   );

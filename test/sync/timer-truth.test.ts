@@ -27,6 +27,11 @@ const timerSession = async (e: SyncEngine, taskId: number) => {
   return { started, ranMs: paused - started + (stopped - resumed) };
 };
 
+const serverTask = (s: RunningServer, taskId: number) =>
+  s.deps.db.prepare('SELECT deleted FROM tasks WHERE task_id = ?').get(taskId) as
+    | { deleted: number }
+    | undefined;
+
 const serverTimers = (s: RunningServer, taskId: number) =>
   s.deps.db
     .prepare(
@@ -67,5 +72,53 @@ describe('timers stay true', () => {
     expect(timers[0]?.state).toBe('STOPPED');
     expect(Math.floor((timers[0]?.ms ?? 0) / 1000)).toBe(Math.floor(ranMs / 1000));
     expect(Math.abs((timers[0]?.startTime ?? 0) - (started - 600_000))).toBeLessThan(250);
+  });
+});
+
+describe('a task deleted with its timer', () => {
+  it('sends the timer’s queued moves before the delete, and starts the next timer cleanly', async () => {
+    const { server: s, engine: e } = await setUp();
+    const { taskId } = await taskWithItem(e, 'doomed');
+    const other = await taskWithItem(e, 'next');
+    const timer = e.edit({ kind: 'timer.start', taskId });
+    await settle(e);
+    // Offline, the user pauses the timer and deletes its task; back online, the pause is held
+    // at the server (committed, unanswered) while the delete is ready to go.
+    await faults(s, { rules: [{ kind: 'reset', count: 10_000 }] });
+    e.edit({ kind: 'timer.pause', trackId: timer.id });
+    e.edit({ kind: 'task.delete', taskId });
+    await faults(s, {
+      clear: true,
+      rules: [{ kind: 'hold', method: 'PUT', pathPrefix: '/v1/time-track/', count: 1 }],
+    });
+    for (let i = 0; i < 200 && s.deps.faults.state().held === 0; i++) await sleep(10);
+    await sleep(300);
+    // The delete would take the timer with it: it waits for the pause's answer.
+    expect(serverTask(s, taskId)?.deleted).toBe(0);
+    await faults(s, { release: true });
+    await settle(e);
+    expect(serverTask(s, taskId)?.deleted).toBe(1);
+    // No timer of the deleted task is left to stop: the next start stops nothing.
+    e.edit({ kind: 'timer.start', taskId: other.taskId });
+    await settle(e);
+    expect(serverTimers(s, other.taskId).map((t) => t.state)).toEqual(['RUNNING']);
+  });
+});
+
+describe('a stop whose answer was lost, its task deleted after it', () => {
+  it('is found done on the server, though the replica no longer has the timer', async () => {
+    const { server: s, engine: e } = await setUp();
+    const { taskId } = await taskWithItem(e, 'stopped then deleted');
+    const timer = e.edit({ kind: 'timer.start', taskId });
+    await settle(e);
+    await faults(s, { rules: [{ kind: 'reset', count: 10_000 }] });
+    e.edit({ kind: 'timer.stop', trackId: timer.id });
+    e.edit({ kind: 'task.delete', taskId });
+    await faults(s, {
+      clear: true,
+      rules: [{ kind: 'drop', method: 'PUT', pathPrefix: '/v1/time-track/', count: 1 }],
+    });
+    await settle(e);
+    expect(serverTask(s, taskId)?.deleted).toBe(1);
   });
 });
