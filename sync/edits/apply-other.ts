@@ -1,7 +1,8 @@
 /** Edits of timers, spaces, projects and notifications: what each sends and writes. */
 import type { EditOf, EditResult } from '../../shared/edits/commands';
+import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
-import type { JsonObject } from '../outbox';
+import { canonicalKey, type JsonObject, mutationsOfEntity } from '../outbox';
 import type { EditContext } from './apply-tasks';
 import { checkBody, editCreate, editExisting } from './commit';
 import {
@@ -58,9 +59,20 @@ const newTimer = (
     now,
   );
 
+/**
+ * A timer as the user knows it: its record while this machine moved it, unless the server's
+ * copy says it was moved elsewhere since (another state, nothing of it queued here).
+ */
 const knownTimer = (db: Sqlite, trackId: number, now: number) => {
   const id = currentId(db, 'timer', trackId);
-  const truth = timers.readTruth(db, id) ?? timers.truthOfRow(db, id, now);
+  const kept = timers.readTruth(db, id);
+  const server = timers.truthOfRow(db, id, now);
+  const movedElsewhere =
+    kept !== null &&
+    server !== null &&
+    kept.state !== server.state &&
+    mutationsOfEntity(db, canonicalKey(db, 'timer', id)).length === 0;
+  const truth = movedElsewhere ? server : (kept ?? server);
   if (!truth) throw notInReplica(`timer ${trackId}`);
   return { id, truth };
 };
@@ -96,6 +108,23 @@ export const moveTimer = (
     { kind: c.kind, entity: 'timer', id, operationId, path: { trackId: id }, body },
     ctx.now,
   );
+};
+
+/**
+ * Deleting a task deletes its timers on the server: the user's running one there is stopped
+ * first, as the next start would stop it. In the outbox the stop goes before the delete and the
+ * next start after the stop; without it a start could reach the server while the timer still
+ * ran there (refused: one running timer per user).
+ */
+export const stopTimerOnTask = (db: Sqlite, taskId: number, ctx: EditContext): void => {
+  const active = timers.activeTimerId(db, ctx.userId);
+  if (active === null) return;
+  const on = stmt(
+    db,
+    `SELECT 1 FROM timers t JOIN tasks k ON k.task_id = t.task_id
+     WHERE t.track_id = ? AND (k.task_id = ? OR k.parent_task_id = ?)`,
+  ).get(active, taskId, taskId);
+  if (on !== undefined) moveTimer(db, { kind: 'timer.stop', trackId: active }, ctx);
 };
 
 /** One running or paused timer per user (the server refuses a second): stop the one running. */

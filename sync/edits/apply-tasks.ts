@@ -7,6 +7,7 @@ import type { UploadFile } from '../api/types';
 import { guessContentType } from '../api/upload';
 import type { Sqlite } from '../db/open';
 import { allocateLocalId, stageUploadFiles } from '../outbox';
+import { stopTimerOnTask } from './apply-other';
 import { checkBody, commitEdit, editCreate, editExisting } from './commit';
 import {
   checklistState,
@@ -81,6 +82,7 @@ export const updateTask = (db: Sqlite, c: EditOf<'task.update'>, ctx: EditContex
 export const deleteTask = (db: Sqlite, c: EditOf<'task.delete'>, ctx: EditContext): EditResult => {
   const place = taskPlace(db, c.taskId);
   const { operationId, path } = taskOp(place, 'delete');
+  stopTimerOnTask(db, place.taskId, ctx);
   return editExisting(
     db,
     { kind: 'task.delete', entity: 'task', id: place.taskId, operationId, path, deep: true },

@@ -21,7 +21,10 @@ export const queueTimerCorrection = (
   answer: unknown,
   now: number,
 ): void => {
-  if (kindSpec(row.kind).entity !== 'timer' || !isTimerRecord(answer)) return;
+  if (kindSpec(row.kind).entity !== 'timer') return;
+  // A stop that found its timer gone (deleted with its task): nothing left to correct.
+  if (answer === null) forgetTimerTruth(db, parseEntityKey(row.entity).id);
+  if (!isTimerRecord(answer)) return;
   const trackId = answer.trackId;
   const key = entityKey('timer', trackId);
   // More moves of this timer are queued: correct after the last one.
@@ -35,8 +38,11 @@ export const queueTimerCorrection = (
   const same =
     truth.startTime === answer.startTime &&
     Math.abs(truth.durationSeconds - answer.durationSeconds) <= slack;
-  if (same || parseEntityKey(row.entity).kind !== 'timer') {
-    forgetTimerTruth(db, trackId);
+  if (same) {
+    // A timer still running or paused keeps its record: the server's reading of it is whole
+    // seconds at an answer's moment, the user's is to the millisecond since the start, and the
+    // next pause or stop folds into the user's.
+    if (truth.state === 'STOPPED') forgetTimerTruth(db, trackId);
     return;
   }
   enqueue(
@@ -72,6 +78,6 @@ export const timerUpdateAtSend = (db: Sqlite, row: QueuedMutation, now: number):
     row.mutationId,
   );
   const truth = later === undefined ? timerTruth(db, trackId, now) : null;
-  if (!truth || truth.state !== 'RUNNING') return row;
+  if (truth?.state !== 'RUNNING') return row;
   return { ...row, body: { ...body, durationSeconds: truth.durationSeconds } };
 };

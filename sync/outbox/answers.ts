@@ -29,6 +29,7 @@ import {
   type EntityKey,
   type EntityKind,
   entityKey,
+  goneIsDone,
   isLocalId,
   kindSpec,
   parseEntityKey,
@@ -183,7 +184,8 @@ export const applyAnswer = (
   const applied: Applied = { touched: [], rekeyed: [] };
   const touch = (key: EntityKey) => applied.touched.push(key);
 
-  if (spec.effect === 'delete') {
+  // A delete's answer, or an edit whose entity was found gone, which was all it meant.
+  if (spec.effect === 'delete' || (answer === null && goneIsDone(row.kind))) {
     removeEntityRows(db, self.kind, self.id);
     touch(row.entity);
     return applied;

@@ -32,7 +32,13 @@ import {
 } from './queue';
 import { findLostCreate, findLostMove } from './reconcile';
 import { sendMutation } from './send';
-import { type EntityKey, kindSpec, type OutboxError, type QueuedMutation } from './types';
+import {
+  type EntityKey,
+  goneIsDone,
+  kindSpec,
+  type OutboxError,
+  type QueuedMutation,
+} from './types';
 
 export type PushEvent =
   | { type: 'sent'; mutation: QueuedMutation; applied: Applied }
@@ -401,7 +407,7 @@ export class Pusher {
         this.authPaused = true;
         return () => this.emit({ type: 'auth-required' });
       case 'conflict':
-        if (kindSpec(row.kind).effect === 'delete') {
+        if (goneIsDone(row.kind)) {
           // Gone already (perhaps by this very request, whose answer was lost): done.
           return this.applySent(row, null, row.path, false);
         }

@@ -60,6 +60,11 @@ export interface FoldSpec {
 export interface KindSpec {
   readonly entity: EntityKind;
   readonly effect: Effect;
+  /**
+   * The entity being gone on the server does what this edit meant (a delete; a timer's stop:
+   * a timer deleted with its task no longer runs): done, not a conflict. Implied for deletes.
+   */
+  readonly goneIsDone?: boolean;
   /** The operations that carry this kind, with the entities each names. */
   readonly operations: Readonly<Partial<Record<OperationId, OperationSpec>>>;
   readonly fold?: FoldSpec;
@@ -204,7 +209,12 @@ export const mutationKinds = {
     effect: 'move',
     operations: { resumeTimer: { self: 'trackId' } },
   },
-  'timer.stop': { entity: 'timer', effect: 'move', operations: { stopTimer: { self: 'trackId' } } },
+  'timer.stop': {
+    entity: 'timer',
+    effect: 'move',
+    goneIsDone: true,
+    operations: { stopTimer: { self: 'trackId' } },
+  },
   'timer.update': {
     entity: 'timer',
     effect: 'update',
@@ -266,6 +276,12 @@ export type OperationsOf<K extends MutationKind> = keyof (typeof mutationKinds)[
 export type OutboxOperationId = { [K in MutationKind]: OperationsOf<K> }[MutationKind];
 
 export const kindSpec = (kind: MutationKind): KindSpec => mutationKinds[kind];
+
+/** Whether the entity being gone on the server means the edit is done (see `goneIsDone`). */
+export const goneIsDone = (kind: MutationKind): boolean => {
+  const spec = kindSpec(kind);
+  return spec.effect === 'delete' || spec.goneIsDone === true;
+};
 
 export const isMutationKind = (s: string): s is MutationKind => Object.hasOwn(mutationKinds, s);
 

@@ -122,3 +122,24 @@ describe('a stop whose answer was lost, its task deleted after it', () => {
     expect(serverTask(s, taskId)?.deleted).toBe(1);
   });
 });
+
+describe('a task deleted while its timer runs', () => {
+  it('stops the timer first: the next start never meets it still running on the server', async () => {
+    const { server: s, engine: e } = await setUp();
+    const { taskId } = await taskWithItem(e, 'deleted while timing');
+    const next = await taskWithItem(e, 'timed next');
+    e.edit({ kind: 'timer.start', taskId });
+    await settle(e);
+    await faults(s, { rules: [{ kind: 'reset', count: 10_000 }] });
+    e.edit({ kind: 'task.delete', taskId });
+    e.edit({ kind: 'timer.start', taskId: next.taskId });
+    // Back online the delete is slow to land (refused twice): the next start may arrive first.
+    await faults(s, {
+      clear: true,
+      rules: [{ kind: '5xx', method: 'DELETE', count: 2 }],
+    });
+    await settle(e);
+    expect(serverTask(s, taskId)?.deleted).toBe(1);
+    expect(serverTimers(s, next.taskId).map((t) => t.state)).toEqual(['RUNNING']);
+  });
+});
