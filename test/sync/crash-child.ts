@@ -7,21 +7,13 @@
  */
 
 import type { EditCommand } from '../../shared/edits/commands';
-import { createApiClient, signIn } from '../../sync/api';
-import { openEngine } from '../../sync/engine/engine';
 import { makePlan, type PlanEdit } from './crash-plan';
+import { openDemoEngine } from './demo-engine';
 
 const [dataDir, serverUrl, prefix] = process.argv.slice(2);
 if (!dataDir || !serverUrl || !prefix) throw new Error('usage: crash-child DATA_DIR URL PREFIX');
 
-const session = await signIn(serverUrl, 'demo@example.com', 'demo1234');
-const client = createApiClient({ baseUrl: serverUrl, orgId: 1, session });
-const engine = openEngine({
-  dataDir,
-  client,
-  userId: session.user?.userId ?? 0,
-  pullIntervalMs: 2_000,
-});
+const { client, engine } = await openDemoEngine(dataDir, serverUrl, { pullIntervalMs: 2_000 });
 const db = engine.replica.db;
 const KEY = 'crash_test.progress';
 const progress = () =>

@@ -4,18 +4,12 @@
  * answer to that edit's request: committed on the server, never recorded here.
  *   node held-answer-child.mjs DATA_DIR SERVER_URL COMMAND_JSON
  */
-import { createApiClient, signIn } from '../../sync/api';
-import { openEngine } from '../../sync/engine/engine';
+import { openDemoEngine } from './demo-engine';
 
 const [dataDir, serverUrl, command] = process.argv.slice(2);
 if (!dataDir || !serverUrl || !command) throw new Error('usage: DATA_DIR URL COMMAND_JSON');
 
-const session = await signIn(serverUrl, 'demo@example.com', 'demo1234');
-const client = createApiClient({ baseUrl: serverUrl, orgId: 1, session });
-const engine = openEngine({
-  dataDir,
-  client,
-  userId: session.user?.userId ?? 0,
+const { engine } = await openDemoEngine(dataDir, serverUrl, {
   pullIntervalMs: 3_600_000,
   backoff: { baseMs: 20, capMs: 100 },
 });

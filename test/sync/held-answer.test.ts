@@ -8,13 +8,13 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/app';
 import type { EditCommand } from '../../shared/edits/commands';
 import type { ApiClient } from '../../sync/api';
 import { openEngine } from '../../sync/engine/engine';
 import type { SyncEngine } from '../../sync/engine/engine-api';
+import { bundleForNode } from '../support/node-bundle';
 import { serverIdOf, settle, sleep } from './engine-setup';
 import { admin, demoClient, tempDir } from './support';
 
@@ -25,20 +25,9 @@ const servers: Record<'honours' | 'ignores', RunningServer | undefined> = {
 };
 
 beforeAll(async () => {
-  childScript = join(import.meta.dirname, '../../node_modules/.cache/worktray-held/child.mjs');
-  await build({
-    entryPoints: [join(import.meta.dirname, 'held-answer-child.ts')],
-    outfile: childScript,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['better-sqlite3'],
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    logLevel: 'silent',
-  });
+  const outdir = join(import.meta.dirname, '../../node_modules/.cache/worktray-held');
+  await bundleForNode({ child: join(import.meta.dirname, 'held-answer-child.ts') }, outdir);
+  childScript = join(outdir, 'child.js');
   const start = (quirks: 'ignore-idempotency-key'[]) =>
     startServer({ dataDir: null, admin: true, seed: { kind: 'demo' }, quirks });
   servers.honours = await start([]);

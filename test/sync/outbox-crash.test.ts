@@ -7,10 +7,10 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/app';
 import { Replica } from '../../sync/db/replica';
+import { bundleForNode } from '../support/node-bundle';
 import { expectedState, makePlan, PLAN_SIZE } from './crash-plan';
 import { tempDir } from './support';
 
@@ -21,24 +21,9 @@ let workerScript = '';
 beforeAll(async () => {
   // Bundled once: 21 launches of the worker then start in a fraction of a second each.
   // Inside the repository, so the bundle finds better-sqlite3 in node_modules.
-  workerScript = join(
-    import.meta.dirname,
-    '../../node_modules/.cache/worktray-crash-test/crash-child.mjs',
-  );
-  await build({
-    entryPoints: [join(import.meta.dirname, 'crash-child.ts')],
-    outfile: workerScript,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['better-sqlite3'],
-    // Bundled CommonJS modules call require(): give the ES module one.
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    logLevel: 'silent',
-  });
+  const outdir = join(import.meta.dirname, '../../node_modules/.cache/worktray-crash-test');
+  await bundleForNode({ 'crash-child': join(import.meta.dirname, 'crash-child.ts') }, outdir);
+  workerScript = join(outdir, 'crash-child.js');
   server = await startServer({
     dataDir: null,
     seed: { kind: 'demo' },

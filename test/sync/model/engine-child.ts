@@ -1,0 +1,261 @@
+/**
+ * A process hosting the sync engine for the model test, driven over the IPC channel
+ * (child_process.fork): open an org's replica, edit, sync, report. It is SIGKILLed at random
+ * moments and started again on the same data directory, as a host would be. Bundled by
+ * child.ts and run by plain node.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ApiClient } from '../../../sync/api';
+import { createApiClient, createSession, signIn } from '../../../sync/api';
+import type { Session, SessionTokens } from '../../../sync/api/session';
+import { timerDto } from '../../../sync/db/queries/activity-read';
+import type { TimersTable } from '../../../sync/db/types';
+import { openEngine } from '../../../sync/engine/engine';
+import type { EngineStatus, SyncEngine } from '../../../sync/engine/engine-api';
+import {
+  type ChildMessage,
+  type ChildRequest,
+  type IdsAnswer,
+  type OpenRequest,
+  type ReplicaDump,
+  requestEnvelope,
+} from './protocol';
+import { installWarmWorkers, warmWorker } from './warm-worker';
+
+if (!process.send) throw new Error('engine-child runs under child_process.fork only');
+
+// Bundled, the fill worker is the entry beside this file (as the app ships it).
+const fillWorker = new URL('./fill-worker.js', import.meta.url);
+if (existsSync(fileURLToPath(fillWorker))) {
+  installWarmWorkers();
+  warmWorker(fillWorker);
+}
+
+const send = (m: ChildMessage) => process.send?.(m);
+
+interface Open {
+  engine: SyncEngine;
+  client: ApiClient;
+  session: Session;
+}
+let open: Open | null = null;
+
+/**
+ * The engine's clock, recording its first reading during an edit: `at` is the time the edit
+ * was applied with, in this machine's clock, as the user saw it.
+ */
+let capturing = false;
+let capturedAt: number | null = null;
+const clock = () => {
+  const t = Date.now();
+  if (capturing && capturedAt === null) capturedAt = t;
+  return t;
+};
+
+const sessionFor = async (r: OpenRequest): Promise<Session> => {
+  // A refresh rotates the pair: the parent keeps the newest for the next child.
+  const onTokens = (tokens: SessionTokens) => {
+    send({ type: 'tokens', tokens });
+  };
+  if (r.auth.kind === 'password')
+    return signIn(r.serverUrl, r.auth.email, r.auth.password, { onTokens });
+  return createSession(r.serverUrl, { tokens: r.auth.tokens, user: r.auth.user, onTokens });
+};
+
+const doOpen = async (r: OpenRequest): Promise<EngineStatus> => {
+  if (open) throw new Error('an engine is open already: close it first');
+  const session = await sessionFor(r);
+  const client = createApiClient({ baseUrl: r.serverUrl, orgId: r.orgId, session });
+  const engine = openEngine({
+    dataDir: r.dataDir,
+    client,
+    userId: r.userId,
+    // Syncs are the test's to drive; retries still come due on their own, as in the app.
+    pullIntervalMs: 3_600_000,
+    backoff: { baseMs: 5, capMs: 100 },
+    concurrency: 4,
+    now: clock,
+  });
+  open = { engine, client, session };
+  engine.start();
+  if (r.awaitSync) await engine.syncNow();
+  return engine.status();
+};
+
+const doClose = async (): Promise<null> => {
+  const o = open;
+  open = null;
+  if (!o) return null;
+  await o.engine.close();
+  await o.client.close();
+  return null;
+};
+
+const engineOf = (): SyncEngine => {
+  if (!open) throw new Error('no engine is open');
+  return open.engine;
+};
+
+const ids = (engine: SyncEngine): IdsAnswer => {
+  const db = engine.replica.db;
+  const mappings = (
+    db.prepare('SELECT entity_kind, local_id, server_id FROM local_ids').all() as {
+      entity_kind: string;
+      local_id: number;
+      server_id: number;
+    }[]
+  ).map((r) => ({ kind: r.entity_kind, local: r.local_id, server: r.server_id }));
+  const queued = (
+    db.prepare('SELECT DISTINCT entity FROM outbox').all() as { entity: string }[]
+  ).map((r) => r.entity);
+  return { mappings, queued };
+};
+
+const dump = (engine: SyncEngine): ReplicaDump => {
+  const db = engine.replica.db;
+  const now = Date.now();
+  return {
+    tasks: (
+      db.prepare('SELECT task_id, title, priority, status FROM tasks ORDER BY task_id').all() as {
+        task_id: number;
+        title: string;
+        priority: string | null;
+        status: string | null;
+      }[]
+    ).map((t) => ({
+      id: t.task_id,
+      title: t.title,
+      priority: t.priority ?? '',
+      status: t.status ?? '',
+    })),
+    checklist: (
+      db
+        .prepare(
+          'SELECT checklist_id, task_id, name, completed FROM checklist_items ORDER BY checklist_id',
+        )
+        .all() as { checklist_id: number; task_id: number; name: string; completed: number }[]
+    ).map((c) => ({
+      id: c.checklist_id,
+      taskId: c.task_id,
+      name: c.name,
+      completed: c.completed === 1,
+    })),
+    attachments: (
+      db
+        .prepare(
+          'SELECT attachment_id, task_id, file_name, size FROM attachments ORDER BY attachment_id',
+        )
+        .all() as {
+        attachment_id: number;
+        task_id: number | null;
+        file_name: string;
+        size: number | null;
+      }[]
+    ).map((a) => ({
+      id: a.attachment_id,
+      taskId: a.task_id,
+      name: a.file_name,
+      size: a.size ?? -1,
+    })),
+    // As the app shows them: a running timer's duration grows from the copy's observed_at.
+    timers: (db.prepare('SELECT * FROM timers ORDER BY track_id').all() as TimersTable[]).map(
+      (row) => {
+        const t = timerDto(row, now);
+        return {
+          id: t.trackId,
+          taskId: t.taskId,
+          state: t.state,
+          startTime: t.startTime,
+          endTime: t.endTime ?? null,
+          durationSeconds: t.durationSeconds,
+        };
+      },
+    ),
+  };
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Syncs until nothing is pending and a whole sync (pull and push) that began after the call
+ * succeeded: the first syncNow joins the cycle in flight, which may have pulled before the
+ * test's last write (or before it healed the faults). Waits for each retry to come due;
+ * bounded by `maxMs`.
+ */
+const drain = async (engine: SyncEngine, maxMs: number) => {
+  const deadline = Date.now() + maxMs;
+  await engine.syncNow();
+  // No cycle is in flight now, and a timer's next one starts 10 ms later at the earliest: the
+  // next syncNow begins a cycle of its own.
+  const fresh = Date.now();
+  let rounds = 0;
+  for (;;) {
+    rounds++;
+    await engine.syncNow();
+    const s = engine.status();
+    if (s.pending === 0 && s.lastSyncAt !== null && s.lastSyncAt >= fresh)
+      return { status: s, drained: true, rounds };
+    if (Date.now() >= deadline) return { status: s, drained: false, rounds };
+    // Nothing due (an edit waits behind a failed one, say): look again a little later.
+    const due = s.nextRetryAt !== null ? s.nextRetryAt - Date.now() : 25;
+    await sleep(Math.max(1, Math.min(due, deadline - Date.now(), 1_500)));
+  }
+};
+
+const handle = async (r: ChildRequest): Promise<unknown> => {
+  switch (r.cmd) {
+    case 'open':
+      return doOpen(r);
+    case 'close':
+      return doClose();
+    case 'edit': {
+      const engine = engineOf();
+      capturing = true;
+      capturedAt = null;
+      try {
+        const result = engine.edit(r.command);
+        if (capturedAt === null) throw new Error('the engine applied an edit without its clock');
+        return { result, at: capturedAt };
+      } finally {
+        capturing = false;
+      }
+    }
+    case 'sync': {
+      const engine = engineOf();
+      await engine.syncNow();
+      return engine.status();
+    }
+    case 'status':
+      return engineOf().status();
+    case 'ids':
+      return ids(engineOf());
+    case 'dump':
+      return dump(engineOf());
+    case 'drain':
+      return drain(engineOf(), r.maxMs);
+  }
+};
+
+process.on('message', (raw: unknown) => {
+  const parsed = requestEnvelope.safeParse(raw);
+  if (!parsed.success) {
+    process.stderr.write(`engine-child: bad message: ${parsed.error.message}\n`);
+    process.exit(2);
+  }
+  const { id, request } = parsed.data;
+  handle(request).then(
+    (value) => send({ type: 'answer', id, value: value ?? null }),
+    (error: unknown) =>
+      send({
+        type: 'error',
+        id,
+        message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      }),
+  );
+});
+// The parent went away (its test ended or died): nothing left to do here.
+process.on('disconnect', () => {
+  void doClose().finally(() => process.exit(0));
+});
+send({ type: 'ready' });

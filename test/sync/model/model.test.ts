@@ -1,0 +1,323 @@
+/**
+ * The model's rules on small logs: what the server must hold after the user's and the second
+ * writer's edits, with the ambiguities the service's single modification time and whole-entity
+ * updates allow, and nothing more.
+ */
+import { describe, expect, it } from 'vitest';
+import { Model } from './model';
+
+const seeded = () => {
+  const m = new Model();
+  m.apply({
+    type: 'seed-task',
+    key: 't',
+    org: 0,
+    id: 10,
+    fields: { title: 'T', priority: 'None', status: 'To Do' },
+  });
+  m.apply({
+    type: 'seed-item',
+    key: 'c',
+    org: 0,
+    id: 20,
+    task: 't',
+    fields: { name: 'C', completed: false },
+  });
+  return m;
+};
+
+const accepted = (m: Model, key: string, field: string) => {
+  const e = m.expectations(0).entities.find((x) => x.key === key);
+  return e?.fields[field as 'title']?.accept;
+};
+
+describe('model: last write as the user left it (rule 1)', () => {
+  it("holds the user's last value, never an earlier one", () => {
+    const m = seeded();
+    m.apply({ type: 'set', key: 't', field: 'priority', value: 'Low', at: 100 });
+    m.apply({ type: 'set', key: 't', field: 'priority', value: 'High', at: 200 });
+    m.apply({ type: 'set', key: 'c', field: 'completed', value: true, at: 300 });
+    m.apply({ type: 'set', key: 'c', field: 'completed', value: false, at: 400 });
+    expect(accepted(m, 't', 'priority')).toEqual(['High']);
+    expect(accepted(m, 'c', 'completed')).toEqual([false]);
+  });
+
+  it("takes the writer's change made after the user's set", () => {
+    const m = seeded();
+    m.apply({ type: 'set', key: 't', field: 'priority', value: 'Low', at: 100 });
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'priority',
+      value: 'Urgent',
+      before: 'Low',
+      at: 200,
+      unsent: false,
+    });
+    expect(accepted(m, 't', 'priority')).toEqual(['Urgent']);
+  });
+
+  it("accepts the writer's earlier change too when the user's own checklist edit moved the task's time", () => {
+    const m = seeded();
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'title',
+      value: 'Theirs',
+      before: 'T',
+      at: 100,
+      unsent: false,
+    });
+    m.apply({ type: 'set', key: 't', field: 'title', value: 'Mine', at: 200 });
+    expect(accepted(m, 't', 'title')).toEqual(['Mine']);
+    // Its commit, at a moment the model cannot know, touches the task (server: touchTask).
+    m.apply({ type: 'set', key: 'c', field: 'completed', value: true, at: 150 });
+    expect(accepted(m, 't', 'title')).toEqual(['Mine', 'Theirs']);
+  });
+
+  it("keeps the user's set made after the writer's change", () => {
+    const m = seeded();
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'priority',
+      value: 'Urgent',
+      before: 'None',
+      at: 100,
+      unsent: false,
+    });
+    m.apply({ type: 'set', key: 't', field: 'priority', value: 'Low', at: 200 });
+    expect(accepted(m, 't', 'priority')).toEqual(['Low']);
+  });
+
+  it("accepts the writer's earlier change when the writer changed the entity after the set", () => {
+    const m = seeded();
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'priority',
+      value: 'Urgent',
+      before: 'None',
+      at: 100,
+      unsent: false,
+    });
+    m.apply({ type: 'set', key: 't', field: 'priority', value: 'Low', at: 200 });
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'title',
+      value: 'o1',
+      before: 'T',
+      at: 300,
+      unsent: false,
+    });
+    expect(accepted(m, 't', 'priority')).toEqual(['Low', 'Urgent']);
+  });
+
+  it("counts a writer's change of a task's item as a change of the task (one modification time)", () => {
+    const m = seeded();
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'status',
+      value: 'In Review',
+      before: 'To Do',
+      at: 100,
+      unsent: false,
+    });
+    m.apply({ type: 'set', key: 't', field: 'status', value: 'In Progress', at: 200 });
+    m.apply({
+      type: 'write',
+      key: 'c',
+      field: 'name',
+      value: 'oc1',
+      before: 'C',
+      at: 300,
+      unsent: false,
+    });
+    expect(accepted(m, 't', 'status')).toEqual(['In Progress', 'In Review']);
+    // The item's own fields are not touched by the task's writes.
+    m.apply({ type: 'set', key: 'c', field: 'completed', value: true, at: 400 });
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'title',
+      value: 'o2',
+      before: 'T',
+      at: 500,
+      unsent: false,
+    });
+    expect(accepted(m, 'c', 'completed')).toEqual([true]);
+  });
+
+  it('ignores a write of the value already there', () => {
+    const m = seeded();
+    m.apply({ type: 'set', key: 't', field: 'priority', value: 'Low', at: 100 });
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'priority',
+      value: 'Low',
+      before: 'Low',
+      at: 200,
+      unsent: false,
+    });
+    m.apply({ type: 'set', key: 't', field: 'priority', value: 'High', at: 300 });
+    expect(accepted(m, 't', 'priority')).toEqual(['High']);
+  });
+});
+
+describe('model: fields the writer holds (rule 2)', () => {
+  it('holds the initial value when nobody wrote the field', () => {
+    expect(accepted(seeded(), 't', 'title')).toEqual(['T']);
+  });
+
+  it("holds the writer's last value, and no earlier one while no user edit could carry it", () => {
+    const m = seeded();
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'title',
+      value: 'o1',
+      before: 'T',
+      at: 100,
+      unsent: false,
+    });
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'title',
+      value: 'o2',
+      before: 'o1',
+      at: 200,
+      unsent: false,
+    });
+    expect(accepted(m, 't', 'title')).toEqual(['o2']);
+  });
+
+  it('accepts the value before a write that a user edit of the entity followed', () => {
+    const m = seeded();
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'title',
+      value: 'o1',
+      before: 'T',
+      at: 100,
+      unsent: false,
+    });
+    m.apply({ type: 'set', key: 't', field: 'priority', value: 'Low', at: 200 });
+    expect(accepted(m, 't', 'title')).toEqual(['o1', 'T']);
+  });
+
+  it('accepts the value before a write made while a user edit was unsent', () => {
+    const m = seeded();
+    m.apply({ type: 'set', key: 'c', field: 'completed', value: true, at: 50 });
+    m.apply({
+      type: 'write',
+      key: 'c',
+      field: 'name',
+      value: 'oc1',
+      before: 'C',
+      at: 100,
+      unsent: true,
+    });
+    expect(accepted(m, 'c', 'name')).toEqual(['oc1', 'C']);
+    // Not the user's own earlier value of a field the user set after the write.
+    m.apply({ type: 'set', key: 'c', field: 'completed', value: false, at: 200 });
+    expect(accepted(m, 'c', 'completed')).toEqual([false]);
+  });
+
+  it("accepts the user's value when the user's edit was unsent at the writer's change", () => {
+    const m = seeded();
+    m.apply({ type: 'set', key: 't', field: 'status', value: 'In Progress', at: 100 });
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'status',
+      value: 'In Review',
+      before: 'To Do',
+      at: 200,
+      unsent: true,
+    });
+    expect(accepted(m, 't', 'status')).toEqual(['In Review', 'To Do', 'In Progress']);
+  });
+
+  it("never accepts the user's previous value once the user set the field again", () => {
+    const m = seeded();
+    m.apply({ type: 'set', key: 't', field: 'priority', value: 'Low', at: 100 });
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'priority',
+      value: 'Urgent',
+      before: 'Low',
+      at: 200,
+      unsent: true,
+    });
+    m.apply({ type: 'set', key: 't', field: 'priority', value: 'High', at: 300 });
+    expect(accepted(m, 't', 'priority')).toEqual(['High']);
+  });
+});
+
+describe('model: entities, timers and files', () => {
+  it('a deleted task takes its items, files and timers with it', () => {
+    const m = seeded();
+    m.apply({
+      type: 'upload',
+      key: 'f',
+      org: 0,
+      id: -1,
+      task: 't',
+      at: 10,
+      name: 'f.txt',
+      size: 3,
+      bytes: 'YWJj',
+    });
+    m.apply({ type: 'timer-start', key: 'm', org: 0, id: -2, task: 't', at: 20 });
+    m.apply({ type: 'delete', key: 't', at: 30 });
+    const x = m.expectations(0);
+    expect(x.entities.map((e) => [e.key, e.alive])).toEqual([
+      ['t', false],
+      ['c', false],
+    ]);
+    expect(x.uploads[0]?.alive).toBe(false);
+    expect(x.timers[0]?.alive).toBe(false);
+    expect(m.activeTimer(0)).toBeUndefined();
+  });
+
+  it('a timer counts the whole seconds it ran, in server time', () => {
+    const m = seeded();
+    m.apply({ type: 'timer-start', key: 'm', org: 0, id: -1, task: 't', at: 1_000 });
+    m.apply({ type: 'timer-move', key: 'm', move: 'pause', at: 3_500 });
+    m.apply({ type: 'timer-move', key: 'm', move: 'resume', at: 10_000 });
+    m.apply({ type: 'timer-move', key: 'm', move: 'stop', at: 10_600 });
+    expect(m.expectations(-60_000).timers[0]).toMatchObject({
+      state: 'STOPPED',
+      durationSeconds: 3,
+      startTime: 1_000 - 60_000,
+      endTime: 10_600 - 60_000,
+    });
+  });
+
+  it("a start stops the org's active timer at the same moment", () => {
+    const m = seeded();
+    m.apply({ type: 'timer-start', key: 'm1', org: 0, id: -1, task: 't', at: 1_000 });
+    m.apply({ type: 'timer-move', key: 'm1', move: 'pause', at: 2_200 });
+    m.apply({ type: 'timer-start', key: 'm2', org: 0, id: -2, task: 't', at: 5_000 });
+    const [m1, m2] = m.expectations(0).timers;
+    expect(m1).toMatchObject({ state: 'STOPPED', durationSeconds: 1, endTime: 5_000 });
+    expect(m2).toMatchObject({ state: 'RUNNING', startTime: 5_000 });
+    expect(m.activeTimer(0)?.key).toBe('m2');
+    expect(m.activeTimer(1)).toBeUndefined();
+  });
+
+  it("the user's next value always differs from the user's last (or the initial)", () => {
+    const m = seeded();
+    expect(m.nextUserValue('t', 'priority')).toBe('Low');
+    expect(m.nextUserValue('t', 'status')).toBe('In Progress');
+    m.apply({ type: 'set', key: 't', field: 'priority', value: 'Low', at: 1 });
+    expect(m.nextUserValue('t', 'priority')).toBe('High');
+    expect(m.nextUserValue('c', 'completed')).toBe(true);
+  });
+});

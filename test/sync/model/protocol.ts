@@ -1,0 +1,142 @@
+/**
+ * The messages between the model test (parent) and the process hosting the engine
+ * (engine-child.ts), both ways checked with these schemas: a process boundary is an input
+ * from outside like any other.
+ */
+import { z } from 'zod';
+import { userRef } from '../../../shared/api/common';
+import { editCommand, editResult } from '../../../shared/edits/commands';
+
+export const sessionTokens = z.object({
+  accessToken: z.string().min(1),
+  refreshToken: z.string().min(1),
+  accessExpiresAt: z.number(),
+  refreshExpiresAt: z.number(),
+});
+export type SessionTokensMsg = z.infer<typeof sessionTokens>;
+
+/**
+ * How the child gets its session: resumed from tokens the parent got once (no password
+ * sign-in and its ~30 ms of scrypt on every spawn), or a sign-in.
+ */
+export const childAuth = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('tokens'), tokens: sessionTokens, user: userRef }),
+  z.object({ kind: z.literal('password'), email: z.string(), password: z.string() }),
+]);
+export type ChildAuth = z.infer<typeof childAuth>;
+
+export const openRequest = z.object({
+  cmd: z.literal('open'),
+  dataDir: z.string().min(1),
+  serverUrl: z.string().url(),
+  orgId: z.number().int().positive(),
+  userId: z.number().int().positive(),
+  auth: childAuth,
+  /** Await the engine's first sync before answering (a fresh replica has nothing to edit). */
+  awaitSync: z.boolean(),
+});
+export type OpenRequest = z.infer<typeof openRequest>;
+
+export const childRequest = z.discriminatedUnion('cmd', [
+  openRequest,
+  z.object({ cmd: z.literal('close') }),
+  z.object({ cmd: z.literal('edit'), command: editCommand }),
+  z.object({ cmd: z.literal('sync') }),
+  z.object({ cmd: z.literal('status') }),
+  z.object({ cmd: z.literal('ids') }),
+  z.object({ cmd: z.literal('dump') }),
+  z.object({ cmd: z.literal('drain'), maxMs: z.number().int().positive() }),
+]);
+export type ChildRequest = z.infer<typeof childRequest>;
+
+export const requestEnvelope = z.object({ id: z.number().int(), request: childRequest });
+
+// ---- answers ------------------------------------------------------------------------------
+
+export const failedEdit = z.looseObject({
+  mutationId: z.number(),
+  kind: z.string(),
+  entity: z.string(),
+  state: z.string(),
+  error: z.looseObject({ message: z.string() }).nullable(),
+  attempts: z.number(),
+});
+
+/** The part of EngineStatus the test reads; the rest passes through for failure reports. */
+export const engineStatus = z.looseObject({
+  online: z.boolean(),
+  needsSignIn: z.boolean(),
+  pending: z.number().int(),
+  pendingByKind: z.record(z.string(), z.number()),
+  failed: z.array(failedEdit),
+  nextRetryAt: z.number().nullable(),
+  lastError: z.string().nullable(),
+});
+export type EngineStatusMsg = z.infer<typeof engineStatus>;
+
+export const editAnswer = z.object({
+  result: editResult,
+  /** The engine's clock (ms) when it applied the edit. */
+  at: z.number(),
+});
+export type EditAnswer = z.infer<typeof editAnswer>;
+
+export const idsAnswer = z.object({
+  /** local_ids: kind → [local, server] pairs. */
+  mappings: z.array(z.object({ kind: z.string(), local: z.number(), server: z.number() })),
+  /** Entity keys (`task:-3`, `checklist:12`) with a row in the outbox, whatever its state. */
+  queued: z.array(z.string()),
+});
+export type IdsAnswer = z.infer<typeof idsAnswer>;
+
+export const replicaDump = z.object({
+  tasks: z.array(
+    z.object({ id: z.number(), title: z.string(), priority: z.string(), status: z.string() }),
+  ),
+  checklist: z.array(
+    z.object({ id: z.number(), taskId: z.number(), name: z.string(), completed: z.boolean() }),
+  ),
+  attachments: z.array(
+    z.object({ id: z.number(), taskId: z.number().nullable(), name: z.string(), size: z.number() }),
+  ),
+  timers: z.array(
+    z.object({
+      id: z.number(),
+      taskId: z.number(),
+      state: z.string(),
+      startTime: z.number(),
+      endTime: z.number().nullable(),
+      durationSeconds: z.number(),
+    }),
+  ),
+});
+export type ReplicaDump = z.infer<typeof replicaDump>;
+
+export const drainAnswer = z.object({
+  status: engineStatus,
+  drained: z.boolean(),
+  rounds: z.number().int(),
+});
+export type DrainAnswer = z.infer<typeof drainAnswer>;
+
+/** What each command answers (`open`, `close`, `sync`, `status`: the status). */
+export const answerSchemas = {
+  open: engineStatus,
+  close: z.null(),
+  edit: editAnswer,
+  sync: engineStatus,
+  status: engineStatus,
+  ids: idsAnswer,
+  dump: replicaDump,
+  drain: drainAnswer,
+} as const;
+export type AnswerOf<C extends ChildRequest['cmd']> = z.infer<(typeof answerSchemas)[C]>;
+
+export const childMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('answer'), id: z.number().int(), value: z.unknown() }),
+  z.object({ type: z.literal('error'), id: z.number().int(), message: z.string() }),
+  /** The session refreshed: the parent keeps the rotated pair for the next spawn. */
+  z.object({ type: z.literal('tokens'), tokens: sessionTokens }),
+]);
+export type ChildMessage = z.infer<typeof childMessage>;

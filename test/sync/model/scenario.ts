@@ -1,0 +1,300 @@
+/**
+ * One case of the model test: its actions as fast-check arbitraries, and the runner that
+ * plays them (steps.ts) against the engine in its child process and the reference server,
+ * logging every event into the model, then ends the case (case-end.ts: heal, stop the running
+ * timer, drain each org, check).
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { endCase } from './case-end';
+import { CaseFailure, type CaseRun, clockIn, type RunContext, spawnChild } from './case-run';
+import { Model } from './model';
+import {
+  type FaultKind,
+  type FaultMethod,
+  faultKinds,
+  healFaults,
+  refreshSignIn,
+  type SeededOrg,
+  seedOrg,
+  setClockOffset,
+  type TaskField,
+} from './server-side';
+import { step } from './steps';
+
+export type Action =
+  | { a: 'task.create' }
+  | { a: 'task.title' | 'task.priority' | 'task.status' | 'task.delete'; i: number }
+  | { a: 'item.create' | 'item.toggle' | 'item.rename' | 'item.delete'; i: number }
+  | { a: 'upload'; i: number; pad: number }
+  | { a: 'timer.start'; i: number }
+  | { a: 'timer.toggle' | 'timer.stop' }
+  | { a: 'sync' }
+  | { a: 'fault'; kind: FaultKind; method: FaultMethod; count: number }
+  | { a: 'latency' }
+  | { a: 'heal' }
+  | { a: 'kill'; afterMs: number }
+  | { a: 'restart' }
+  | { a: 'switch' }
+  | { a: 'write'; i: number; field: TaskField | 'item.name'; alt: boolean }
+  | { a: 'wait' | 'wait.timer'; ms: number };
+
+export interface Case {
+  quirky: boolean;
+  /** The server's clock against the real one, for the whole case. */
+  offsetMs: number;
+  actions: Action[];
+}
+
+const i = fc.nat(999);
+const on = <A extends Action['a']>(a: A) => i.map((n) => ({ a, i: n }) as Action);
+const just = (a: Action) => fc.constant(a);
+const w = (weight: number, arbitrary: fc.Arbitrary<Action>) => ({ weight, arbitrary });
+
+export const actionArb: fc.Arbitrary<Action> = fc.oneof(
+  w(6, just({ a: 'task.create' })),
+  w(4, on('task.title')),
+  w(5, on('task.priority')),
+  w(5, on('task.status')),
+  w(3, on('task.delete')),
+  w(5, on('item.create')),
+  w(6, on('item.toggle')),
+  w(3, on('item.rename')),
+  w(3, on('item.delete')),
+  w(
+    3,
+    fc.record({ i, pad: fc.nat(64) }).map((r) => ({ a: 'upload', ...r }) as const),
+  ),
+  w(5, on('timer.start')),
+  w(12, just({ a: 'timer.toggle' })),
+  w(5, just({ a: 'timer.stop' })),
+  w(8, just({ a: 'sync' })),
+  w(
+    10,
+    fc
+      .record({
+        kind: fc.constantFrom(...faultKinds),
+        // Writes are what the faults are for; deletes are the rarest requests.
+        method: fc.oneof(
+          { weight: 1, arbitrary: fc.constant<FaultMethod>('GET') },
+          { weight: 2, arbitrary: fc.constant<FaultMethod>('POST') },
+          { weight: 2, arbitrary: fc.constant<FaultMethod>('PUT') },
+          { weight: 3, arbitrary: fc.constant<FaultMethod>('DELETE') },
+        ),
+        count: fc.integer({ min: 1, max: 4 }),
+      })
+      .map((r) => ({ a: 'fault', ...r }) as const),
+  ),
+  w(2, just({ a: 'latency' })),
+  w(3, just({ a: 'heal' })),
+  w(
+    2,
+    fc.integer({ min: 0, max: 40 }).map((afterMs) => ({ a: 'kill', afterMs }) as const),
+  ),
+  w(2, just({ a: 'restart' })),
+  w(3, just({ a: 'switch' })),
+  w(
+    8,
+    fc
+      .record({
+        i,
+        field: fc.constantFrom<TaskField | 'item.name'>('title', 'priority', 'status', 'item.name'),
+        alt: fc.boolean(),
+      })
+      .map((r) => ({ a: 'write', ...r }) as const),
+  ),
+  w(
+    4,
+    fc.integer({ min: 0, max: 30 }).map((ms) => ({ a: 'wait', ms }) as const),
+  ),
+  w(
+    1,
+    fc.integer({ min: 700, max: 1_600 }).map((ms) => ({ a: 'wait.timer', ms }) as const),
+  ),
+);
+
+/**
+ * A case. `without` leaves action kinds out (and `skew`, the clock offset): to look at one
+ * bug while another hides it, e.g. `MODEL_WITHOUT=skew,timer.start`.
+ */
+export const caseArb = (maxActions: number, without: readonly string[] = []): fc.Arbitrary<Case> =>
+  fc.record({
+    quirky: fc.boolean(),
+    offsetMs: without.includes('skew')
+      ? fc.constant(0)
+      : fc.integer({ min: -600_000, max: 600_000 }),
+    actions: fc.array(
+      without.length === 0 ? actionArb : actionArb.filter((x) => !without.includes(x.a)),
+      { minLength: 3, maxLength: maxActions, size: 'max' },
+    ),
+  });
+
+/** The servers' access tokens live an hour; a skew of up to 10 minutes ahead shortens it. */
+const SESSION_RENEW_MS = 30 * 60_000;
+
+/** Actions that, when they do something, log it into the model. */
+const modelled = new Set<Action['a']>([
+  'task.create',
+  'task.title',
+  'task.priority',
+  'task.status',
+  'task.delete',
+  'item.create',
+  'item.toggle',
+  'item.rename',
+  'item.delete',
+  'upload',
+  'timer.start',
+  'timer.toggle',
+  'timer.stop',
+  'write',
+]);
+
+/** The model's start: each org's seeded tasks and item, as the server has them. */
+const seededModel = (orgs: readonly SeededOrg[]): Model => {
+  const model = new Model();
+  for (const [org, o] of orgs.entries()) {
+    const letter = 'ab'[org];
+    for (const [k, t] of o.tasks.entries())
+      model.apply({
+        type: 'seed-task',
+        key: `${letter}s${k + 1}`,
+        org,
+        id: t.serverId,
+        fields: { title: t.title, priority: t.priority, status: t.status },
+      });
+    for (const [k, it] of o.items.entries())
+      model.apply({
+        type: 'seed-item',
+        key: `${letter}sc${k + 1}`,
+        org,
+        id: it.serverId,
+        task: `${letter}s1`,
+        fields: { name: it.name, completed: it.completed },
+      });
+  }
+  return model;
+};
+
+/**
+ * Runs one case on fresh orgs and a fresh data directory, with the server's clock skewed for
+ * its whole length; throws a CaseFailure telling what broke.
+ */
+export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
+  const t0 = performance.now();
+  const ms = c.quirky ? ctx.servers.ignores : ctx.servers.honours;
+  // A soak outlives the session (an hour, less the clock's skew): sign in afresh in time.
+  if (Date.now() - ms.signedInAt > SESSION_RENEW_MS) await refreshSignIn(ms);
+  const prefix = `m${++ctx.stats.cases}${c.quirky ? 'q' : 'h'}-`;
+  // Skewed before anything is written: the server's times are all of its one clock (a clock
+  // set back under existing rows would stamp them prev+1, ahead of itself).
+  setClockOffset(ms, c.offsetMs);
+  const orgs = [seedOrg(ms, `${prefix}A`, `${prefix}a-`), seedOrg(ms, `${prefix}B`, `${prefix}b-`)];
+  const dataDir = join(ctx.workDir, prefix);
+  mkdirSync(dataDir, { recursive: true });
+  ctx.tokenSink = ms;
+  if (!ctx.child?.alive) ctx.child = await spawnChild(ctx);
+  const run: CaseRun = {
+    ctx,
+    quirky: c.quirky,
+    offsetMs: c.offsetMs,
+    ms,
+    prefix,
+    orgs,
+    model: seededModel(orgs),
+    dataDir,
+    current: 0,
+    opened: new Set(),
+    log: [],
+    touched: { user: new Map(), writer: new Map() },
+    n: 0,
+    child: () => {
+      if (!ctx.child) throw new Error('no child');
+      return ctx.child;
+    },
+    async open(org) {
+      const first = !run.opened.has(org);
+      run.opened.add(org);
+      run.current = org;
+      await run.child().request({
+        cmd: 'open',
+        dataDir,
+        serverUrl: ms.server.url,
+        orgId: orgs[org]?.orgId ?? 0,
+        userId: ms.demoUserId,
+        auth: { kind: 'tokens', tokens: ms.tokens, user: ms.user },
+        // A fresh replica has nothing to edit until its first fill.
+        awaitSync: first,
+      });
+    },
+    async close() {
+      await run.child().request({ cmd: 'close' });
+    },
+    async edit(command, what) {
+      try {
+        const answer = await run.child().request({ cmd: 'edit', command });
+        run.log.push(`  ${what} at ${answer.at} -> id ${answer.result.id}`);
+        return answer;
+      } catch (error) {
+        ctx.stats.refused++;
+        run.log.push(`  ${what}: REFUSED ${(error as Error).message.split('\n')[0]}`);
+        return null;
+      }
+    },
+  };
+  let t = clockIn(ctx.stats, 'seed', t0);
+  try {
+    await run.open(0);
+    t = clockIn(ctx.stats, 'first open', t);
+    for (const act of c.actions) {
+      ctx.stats.actions++;
+      run.log.push(`${JSON.stringify(act)} [org ${'AB'[run.current]}]`);
+      const logged = run.model.log.length;
+      const timing = run.model.activeTimer(run.current)?.state === 'RUNNING';
+      await step(run, act);
+      // An edit or a write that found nothing to act on (or was refused) did not happen.
+      const last = run.model.log[run.model.log.length - 1];
+      const kind =
+        logged === run.model.log.length
+          ? modelled.has(act.a) || (act.a === 'wait.timer' && !timing)
+            ? 'no-op'
+            : act.a
+          : last?.type === 'timer-move'
+            ? `timer.${last.move}`
+            : act.a;
+      ctx.stats.byAction[kind] = (ctx.stats.byAction[kind] ?? 0) + 1;
+      t = clockIn(ctx.stats, act.a, t);
+    }
+    await endCase(run);
+    ctx.stats.passedMs.push(performance.now() - t0);
+  } catch (error) {
+    if (error instanceof CaseFailure) throw error;
+    // The harness or the child broke off the case: told with what had happened so far.
+    throw new CaseFailure(
+      [
+        `the case broke off: ${error instanceof Error ? error.message : String(error)}`,
+        `case: ${c.quirky ? 'quirky' : 'honouring'} server, clock ${c.offsetMs} ms, prefix ${prefix}`,
+        'actions (with what each did):',
+        ...run.log.map((l) => `  ${l}`),
+      ].join('\n'),
+    );
+  } finally {
+    await tidyUp(run);
+    clockIn(ctx.stats, 'end', t);
+  }
+};
+
+/** Whatever happened: the engine closed (or its child gone), the clock and faults reset. */
+const tidyUp = async (run: CaseRun) => {
+  const { ctx, ms } = run;
+  try {
+    if (ctx.child?.alive) await run.close();
+  } catch {
+    await ctx.child?.kill();
+    ctx.child = null;
+  }
+  healFaults(ms);
+  setClockOffset(ms, 0);
+  rmSync(run.dataDir, { recursive: true, force: true });
+};
