@@ -7,7 +7,7 @@ import type { UploadFile } from '../api/types';
 import { guessContentType } from '../api/upload';
 import type { Sqlite } from '../db/open';
 import { allocateLocalId, stageUploadFiles } from '../outbox';
-import { stopTimerOnTask } from './apply-other';
+import { stopTimerOnTask } from './apply-timers';
 import { checkBody, commitEdit, editCreate, editExisting } from './commit';
 import {
   checklistState,

@@ -8,19 +8,13 @@ import { z } from 'zod';
 import { type EditCommand, type EditResult, editCommand } from '../../shared/edits/commands';
 import type { Sqlite } from '../db/open';
 import {
-  addManualTime,
-  addTimeRange,
   createProject,
   createSpace,
   deleteProject,
   deleteSpace,
-  deleteTimer,
-  moveTimer,
   notificationEdit,
-  startTimer,
   updateProject,
   updateSpace,
-  updateTimer,
 } from './apply-other';
 import {
   createChecklistItem,
@@ -34,6 +28,14 @@ import {
   updateTask,
   uploadAttachments,
 } from './apply-tasks';
+import {
+  addManualTime,
+  addTimeRange,
+  deleteTimer,
+  moveTimer,
+  startTimer,
+  updateTimer,
+} from './apply-timers';
 import { EditError, noteLocalUser } from './state';
 
 export type { EditContext } from './apply-tasks';

@@ -18,7 +18,6 @@ import { type Applied, applyAnswer } from './answers';
 import { type BackoffOptions, classifyFailure, nextAttemptDelay, outboxError } from './backoff';
 import { mayHaveReachedServer } from './coalesce';
 import { removeStagedFiles } from './files';
-import { rewriteIds } from './local-ids';
 import { addNotice, possibleTwin } from './notices';
 import {
   allMutations,
@@ -30,7 +29,7 @@ import {
   retryLater,
   settle,
 } from './queue';
-import { findLostCreate, findLostMove } from './reconcile';
+import { lookUpLostCreate, lookUpLostMove, type ReconcileContext } from './reconcile';
 import { sendMutation } from './send';
 import {
   type EntityKey,
@@ -229,7 +228,7 @@ export class Pusher {
 
   /** Looks the lost create up; adopts the server's entity as its answer when found. */
   private async adoptIfCreated(row: QueuedMutation): Promise<boolean> {
-    const lost = await this.findCreated(row);
+    const lost = await lookUpLostCreate(this.lookupContext(), row);
     // Adopted only while the row is still ours to settle (nothing took it meanwhile).
     if (!lost || !('found' in lost)) return false;
     if (getMutation(this.options.replica.db, row.mutationId)?.state !== row.state) return false;
@@ -238,20 +237,9 @@ export class Pusher {
     return true;
   }
 
-  private async findCreated(
-    row: QueuedMutation,
-  ): Promise<{ found: unknown; path: Record<string, number> } | { unsure: true } | null> {
-    const { replica, client } = this.options;
-    const rewritten = rewriteIds(replica.db, row);
-    if (rewritten.status !== 'ready') return null;
-    const lost = await findLostCreate(
-      { client, db: replica.db, userId: this.options.userId },
-      row,
-      rewritten.path,
-      rewritten.body,
-    );
-    if (lost === null || 'unsure' in lost) return lost;
-    return { found: lost.found, path: rewritten.path };
+  private lookupContext(): ReconcileContext {
+    const { client, replica, userId } = this.options;
+    return { client, db: replica.db, userId };
   }
 
   /** Sends a row; answers what to write once the answer (or failure) is in. */
@@ -262,7 +250,7 @@ export class Pusher {
       // The earlier answer was lost: on a service that ignores Idempotency-Key it may exist.
       let twin = false;
       if (kindSpec(row.kind).effect === 'create' && mayHaveReachedServer(row)) {
-        const lost = await this.findCreated(row);
+        const lost = await lookUpLostCreate(this.lookupContext(), row);
         if (lost && 'found' in lost) return () => this.applySent(row, lost.found, lost.path);
         twin = lost !== null;
       }
@@ -299,37 +287,10 @@ export class Pusher {
         return after;
       };
     } catch (error) {
-      const moved = await this.findMoved(row, error);
+      const moved = await lookUpLostMove(this.lookupContext(), row, error);
       if (moved && 'found' in moved) return () => this.applySent(row, moved.found, moved.path);
       if (moved) return () => this.fail(row, moved.lookupFailed);
       return () => this.fail(row, error);
-    }
-  }
-
-  /**
-   * A move refused as not allowed now (409): when the server's timer is already in the state
-   * the move leads to (an earlier attempt whose answer was lost did it, or another device), the
-   * user's move holds and is done. A lookup that fails leaves the row to go again, never failed
-   * on a guess.
-   */
-  private async findMoved(
-    row: QueuedMutation,
-    error: unknown,
-  ): Promise<{ found: unknown; path: Record<string, number> } | { lookupFailed: unknown } | null> {
-    if (kindSpec(row.kind).effect !== 'move') return null;
-    if (!isApiClientError(error) || error.kind !== 'conflict') return null;
-    const { replica, client } = this.options;
-    const rewritten = rewriteIds(replica.db, row);
-    if (rewritten.status !== 'ready') return null;
-    try {
-      const found = await findLostMove(
-        { client, db: replica.db, userId: this.options.userId },
-        row,
-        rewritten.path,
-      );
-      return found === null ? null : { found, path: rewritten.path };
-    } catch (lookup) {
-      return { lookupFailed: lookup };
     }
   }
 

@@ -13,9 +13,11 @@
  * - none: the create is sent again.
  */
 import type { ApiClient } from '../api';
+import { isApiClientError } from '../api/errors';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { toMs } from '../db/queries/convert';
+import { rewriteIds } from './local-ids';
 import { kindSpec, parseEntityKey, type QueuedMutation } from './types';
 
 /** Without any estimate of the server's clock: how far it may run behind this machine's. */
@@ -315,4 +317,42 @@ export const findLostMove = async (
     (t) => t.trackId === trackId,
   );
   return found !== undefined && found.state === target ? found : null;
+};
+
+/**
+ * The lost create of `row`, looked up with its local ids rewritten (null while one is not
+ * mapped yet), with the path its answer would have come with.
+ */
+export const lookUpLostCreate = async (
+  ctx: ReconcileContext,
+  row: QueuedMutation,
+): Promise<{ found: unknown; path: Record<string, number> } | { unsure: true } | null> => {
+  const rewritten = rewriteIds(ctx.db, row);
+  if (rewritten.status !== 'ready') return null;
+  const lost = await findLostCreate(ctx, row, rewritten.path, rewritten.body);
+  if (lost === null || 'unsure' in lost) return lost;
+  return { found: lost.found, path: rewritten.path };
+};
+
+/**
+ * A move refused as not allowed now (409): when the server's timer is already in the state the
+ * move leads to (an earlier attempt whose answer was lost did it, or another device), the
+ * user's move holds and is done. A lookup that fails leaves the row to go again, never failed
+ * on a guess.
+ */
+export const lookUpLostMove = async (
+  ctx: ReconcileContext,
+  row: QueuedMutation,
+  error: unknown,
+): Promise<{ found: unknown; path: Record<string, number> } | { lookupFailed: unknown } | null> => {
+  if (kindSpec(row.kind).effect !== 'move') return null;
+  if (!isApiClientError(error) || error.kind !== 'conflict') return null;
+  const rewritten = rewriteIds(ctx.db, row);
+  if (rewritten.status !== 'ready') return null;
+  try {
+    const found = await findLostMove(ctx, row, rewritten.path);
+    return found === null ? null : { found, path: rewritten.path };
+  } catch (lookup) {
+    return { lookupFailed: lookup };
+  }
 };

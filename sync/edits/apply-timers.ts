@@ -1,0 +1,266 @@
+/** Edits of timers: what each sends and writes (timers.ts keeps what the user saw). */
+import type { EditOf, EditResult } from '../../shared/edits/commands';
+import { stmt } from '../db/kysely';
+import type { Sqlite } from '../db/open';
+import { canonicalKey, type JsonObject, mutationsOfEntity } from '../outbox';
+import type { EditContext } from './apply-tasks';
+import { checkBody, editCreate, editExisting } from './commit';
+import { currentId, notInReplica, type TaskPlace, taskPlace } from './state';
+import * as timers from './timers';
+
+/** The object without its undefined fields (optional request fields left out). */
+const defined = (o: Record<string, unknown>): JsonObject => {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v as never;
+  return out;
+};
+
+/** The operation that adds time to a task, personal or in a project. */
+const timerCreateOp = (
+  db: Sqlite,
+  taskId: number,
+  personal: string,
+  project: string,
+): { place: TaskPlace; operationId: string; path: Record<string, number> } => {
+  const place = taskPlace(db, taskId);
+  return place.projectId === null
+    ? { place, operationId: personal, path: { taskId } }
+    : { place, operationId: project, path: { projectId: place.projectId, taskId } };
+};
+
+const newTimer = (
+  db: Sqlite,
+  kind: 'timer.start' | 'timer.range' | 'timer.manual',
+  op: { operationId: string; path: Record<string, number> },
+  body: JsonObject,
+  truth: timers.TimerTruthRecord,
+  now: number,
+): EditResult =>
+  editCreate(
+    db,
+    {
+      kind,
+      entity: 'timer',
+      operationId: op.operationId,
+      path: op.path,
+      body,
+      before: (id) => timers.writeTruth(db, id, truth),
+    },
+    now,
+  );
+
+/**
+ * A timer as the user knows it: its record while this machine moved it, unless the server's
+ * copy says it was moved elsewhere since (another state, nothing of it queued here).
+ */
+const knownTimer = (db: Sqlite, trackId: number, now: number) => {
+  const id = currentId(db, 'timer', trackId);
+  const kept = timers.readTruth(db, id);
+  const server = timers.truthOfRow(db, id, now);
+  const movedElsewhere =
+    kept !== null &&
+    server !== null &&
+    kept.state !== server.state &&
+    mutationsOfEntity(db, canonicalKey(db, 'timer', id)).length === 0;
+  const truth = movedElsewhere ? server : (kept ?? server);
+  if (!truth) throw notInReplica(`timer ${trackId}`);
+  return { id, truth };
+};
+
+const moveOps = {
+  'timer.pause': 'pauseTimer',
+  'timer.resume': 'resumeTimer',
+  'timer.stop': 'stopTimer',
+} as const;
+
+/**
+ * Pause, resume, stop. The requests carry no time the server would honour (a stop replayed
+ * late must not end before the server's resume); the time the user pressed is kept in the
+ * row's body as `at` (the API client sends only the schema's fields) and in the record.
+ */
+export const moveTimer = (
+  db: Sqlite,
+  c: EditOf<'timer.pause' | 'timer.resume' | 'timer.stop'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id, truth } = knownTimer(db, c.trackId, ctx.now);
+  const next =
+    c.kind === 'timer.pause'
+      ? timers.pause(truth, ctx.now)
+      : c.kind === 'timer.resume'
+        ? timers.resume(truth, ctx.now)
+        : timers.stop(truth, ctx.now, ctx.serverOffsetMs);
+  const operationId = moveOps[c.kind];
+  const body = { ...checkBody(operationId, {}), at: ctx.now };
+  timers.writeTruth(db, id, next);
+  return editExisting(
+    db,
+    { kind: c.kind, entity: 'timer', id, operationId, path: { trackId: id }, body },
+    ctx.now,
+  );
+};
+
+/**
+ * Deleting a task deletes its timers on the server: the user's running one there is stopped
+ * first, as the next start would stop it. In the outbox the stop goes before the delete and the
+ * next start after the stop; without it a start could reach the server while the timer still
+ * ran there (refused: one running timer per user).
+ */
+export const stopTimerOnTask = (db: Sqlite, taskId: number, ctx: EditContext): void => {
+  const active = timers.activeTimerId(db, ctx.userId);
+  if (active === null) return;
+  const on = stmt(
+    db,
+    `SELECT 1 FROM timers t JOIN tasks k ON k.task_id = t.task_id
+     WHERE t.track_id = ? AND (k.task_id = ? OR k.parent_task_id = ?)`,
+  ).get(active, taskId, taskId);
+  if (on !== undefined) moveTimer(db, { kind: 'timer.stop', trackId: active }, ctx);
+};
+
+/** One running or paused timer per user (the server refuses a second): stop the one running. */
+export const startTimer = (db: Sqlite, c: EditOf<'timer.start'>, ctx: EditContext): EditResult => {
+  const op = timerCreateOp(db, c.taskId, 'startTimer', 'startProjectTaskTimer');
+  const active = timers.activeTimerId(db, ctx.userId);
+  if (active !== null) moveTimer(db, { kind: 'timer.stop', trackId: active }, ctx);
+  // The start in the server's clock; its running time counts on this machine's.
+  const startTime = ctx.now + Math.round(ctx.serverOffsetMs ?? 0);
+  const body = checkBody(
+    op.operationId,
+    defined({ notes: c.notes, billingStatus: c.billingStatus, startTime }),
+  );
+  return newTimer(
+    db,
+    'timer.start',
+    op,
+    body,
+    {
+      userId: ctx.userId,
+      taskId: op.place.taskId,
+      projectId: op.place.projectId,
+      state: 'RUNNING',
+      startTime,
+      accumulatedMs: 0,
+      runningSince: ctx.now,
+      endTime: null,
+      billingStatus: c.billingStatus ?? 'BILLABLE',
+      notes: c.notes ?? null,
+    },
+    ctx.now,
+  );
+};
+
+export const addTimeRange = (
+  db: Sqlite,
+  c: EditOf<'timer.range'>,
+  ctx: EditContext,
+): EditResult => {
+  const op = timerCreateOp(db, c.taskId, 'addNewTimeRange', 'addRangeTimerForProjectTask');
+  const body = checkBody(op.operationId, { startTime: c.startTime, endTime: c.endTime });
+  return newTimer(
+    db,
+    'timer.range',
+    op,
+    body,
+    {
+      userId: ctx.userId,
+      taskId: op.place.taskId,
+      projectId: op.place.projectId,
+      state: 'STOPPED',
+      startTime: c.startTime,
+      accumulatedMs: c.endTime - c.startTime,
+      runningSince: null,
+      endTime: c.endTime,
+      billingStatus: 'BILLABLE',
+      notes: null,
+    },
+    ctx.now,
+  );
+};
+
+export const addManualTime = (
+  db: Sqlite,
+  c: EditOf<'timer.manual'>,
+  ctx: EditContext,
+): EditResult => {
+  const op = timerCreateOp(db, c.taskId, 'addNewManualTime', 'addNewManualTimeForTask');
+  const billingStatus = c.billingStatus ?? 'BILLABLE';
+  const body = checkBody(
+    op.operationId,
+    defined({
+      hours: c.hours,
+      minutes: c.minutes,
+      startTime: c.startTime,
+      billingStatus,
+      notes: c.notes,
+    }),
+  );
+  const ms = (c.hours * 60 + c.minutes) * 60_000;
+  return newTimer(
+    db,
+    'timer.manual',
+    op,
+    body,
+    {
+      userId: ctx.userId,
+      taskId: op.place.taskId,
+      projectId: op.place.projectId,
+      state: 'STOPPED',
+      startTime: c.startTime,
+      accumulatedMs: ms,
+      runningSince: null,
+      endTime: c.startTime + ms,
+      billingStatus,
+      notes: c.notes ?? null,
+    },
+    ctx.now,
+  );
+};
+
+export const updateTimer = (
+  db: Sqlite,
+  c: EditOf<'timer.update'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id, truth } = knownTimer(db, c.trackId, ctx.now);
+  const body = checkBody('updateTimer', {
+    billingStatus: truth.billingStatus,
+    notes: truth.notes,
+    startTime: truth.startTime,
+    durationSeconds: Math.floor(timers.runningMs(truth, ctx.now) / 1000),
+    ...c.patch,
+  });
+  timers.writeTruth(
+    db,
+    id,
+    timers.update(truth, body as Parameters<typeof timers.update>[1], ctx.now),
+  );
+  const path = { trackId: id };
+  return editExisting(
+    db,
+    { kind: 'timer.update', entity: 'timer', id, operationId: 'updateTimer', path, body },
+    ctx.now,
+  );
+};
+
+export const deleteTimer = (
+  db: Sqlite,
+  c: EditOf<'timer.delete'>,
+  ctx: EditContext,
+): EditResult => {
+  const { id } = knownTimer(db, c.trackId, ctx.now);
+  const path = { trackId: id };
+  const r = editExisting(
+    db,
+    {
+      kind: 'timer.delete',
+      entity: 'timer',
+      id,
+      operationId: 'deleteTimeTracker',
+      path,
+      deep: true,
+    },
+    ctx.now,
+  );
+  timers.forgetTimerTruth(db, id);
+  return r;
+};
