@@ -279,7 +279,10 @@ class Engine implements SyncEngine {
     this.activity = 'pulling';
     this.statusChanged();
     const pulled = await this.pull();
-    await this.push();
+    // Edits that waited go only on a pull that worked: their other fields (and whether someone
+    // changed theirs meanwhile) are judged on the server's newest copy, not on what was seen
+    // before going offline. New edits do not wait for a pull (`pushSoon`).
+    if (pulled) await this.push();
     this.keepClockEstimate();
     this.activity = 'idle';
     const s = outboxStatus(this.replica.db, this.now());
