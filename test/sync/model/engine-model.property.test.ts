@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coverageGaps, totalHits } from './coverage';
+import { coverageCases, coverageGaps, totalHits } from './coverage';
 import { failureReport, type Harness, modelProperty, startHarness } from './harness';
 
 const RUNS = Number(process.env.MODEL_RUNS ?? 200);
@@ -37,7 +37,7 @@ describe('the engine against the model (issue 14)', () => {
     const result = await fc.check(modelProperty(ctx, SHRINK_BUDGET_MS), {
       numRuns: RUNS,
       seed: SEED,
-      ...(PATH ? { path: PATH } : {}),
+      ...(PATH ? { path: PATH } : { examples: coverageCases().map((c) => [c] as [typeof c]) }),
     });
     const s = ctx.stats;
     const figures = {
