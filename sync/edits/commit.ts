@@ -19,10 +19,11 @@ import {
   type MutationKind,
   mutationsOfEntity,
   type OutboxOperationId,
+  parseEntityKey,
 } from '../outbox';
 import { applyEffect } from './effects';
 import { changedFields } from './merge';
-import { type RowSet, snapshotRows } from './snapshot';
+import { entitiesOf, type RowSet, snapshotRows, withEntityRows } from './snapshot';
 import { EditError, entityState, modifiedTimeOf } from './state';
 
 /**
@@ -51,12 +52,26 @@ export const snapshotBase = (
   rows: snapshotRows(db, kind, id, deep),
 });
 
-const sameRow = (a: JsonObject, b: JsonObject) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * A snapshot with every entity in it that has queued edits (a delete's siblings and children,
+ * the entity itself) as the server had it: its first queued edit's base. A rollback writes
+ * the snapshot back and puts the queued edits still there on top; a sibling captured with an
+ * edit baked in would keep that edit after it left the queue (folded into a delete, say).
+ */
+const asServerHad = (db: Sqlite, rows: RowSet): RowSet => {
+  let out = rows;
+  for (const key of entitiesOf(rows)) {
+    const { kind, id } = parseEntityKey(key);
+    const head = mutationsOfEntity(db, canonicalKey(db, kind, id))[0]?.base;
+    if (head && isEditBase(head)) out = withEntityRows(out, kind, id, head.rows);
+  }
+  return out;
+};
 
 /**
  * The base of a new edit of an existing entity: a snapshot when no edit of it is queued;
  * otherwise the first queued edit's (the coalescer takes it when this returns undefined).
- * A delete also keeps what it takes along, as the replica holds it now.
+ * A delete also keeps what it takes along, each entity as the server had it.
  */
 export const baseFor = (
   db: Sqlite,
@@ -65,22 +80,14 @@ export const baseFor = (
   deep = false,
 ): Json | undefined => {
   const queued = mutationsOfEntity(db, canonicalKey(db, kind, id));
+  if (queued.length > 0 && !deep) return undefined;
+  const now = snapshotBase(db, kind, id, deep);
   const head = queued[0]?.base;
-  if (queued.length === 0) return snapshotBase(db, kind, id, deep) as unknown as Json;
-  if (!deep) return undefined;
-  const now = snapshotBase(db, kind, id, true);
-  if (!head || !isEditBase(head)) return now as unknown as Json;
-  // The entity's own rows as the server had them; its children as they are now.
-  const own = snapshotRows(db, kind, id, false);
-  const rows: RowSet = {};
-  for (const [table, list] of Object.entries(now.rows)) {
-    const mine = own[table] ?? [];
-    const kept = list.filter((r) => !mine.some((m) => sameRow(m, r)));
-    if (kept.length) rows[table] = kept;
-  }
-  for (const [table, list] of Object.entries(head.rows))
-    rows[table] = [...(rows[table] ?? []), ...list];
-  return { state: head.state, modifiedTime: head.modifiedTime, rows } as unknown as Json;
+  const base: EditBase =
+    head && isEditBase(head)
+      ? { state: head.state, modifiedTime: head.modifiedTime, rows: asServerHad(db, now.rows) }
+      : { ...now, rows: asServerHad(db, now.rows) };
+  return base as unknown as Json;
 };
 
 /** The body as the endpoint table's request schema accepts it (trimmed, defaults), or an error. */

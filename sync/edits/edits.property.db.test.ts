@@ -161,7 +161,27 @@ describe('edits, pulls and rollbacks', () => {
           f.close();
         }
       }),
-      { numRuns: 50 },
+      {
+        numRuns: 50,
+        examples: [
+          // Found at run 3652 of seed 1660674647: the rename folded into its item's delete
+          // stayed baked into the sibling delete's snapshot, and came back with its rollback.
+          [
+            [
+              {
+                op: 'edit',
+                command: { kind: 'checklist.update', checklistId: 73, patch: { name: 'a' } },
+              },
+              { op: 'edit', command: { kind: 'checklist.delete', checklistId: 71 } },
+              { op: 'edit', command: { kind: 'checklist.delete', checklistId: 73 } },
+              {
+                op: 'edit',
+                command: { kind: 'task.update', taskId: 1, patch: { taskTitle: 'a' } },
+              },
+            ],
+          ],
+        ],
+      },
     );
   }, 120_000);
 });

@@ -146,22 +146,42 @@ const withoutLocalRows = (rows: RowSet): RowSet => {
   return out;
 };
 
+/** Per entity kind, its own table first, then the tables of rows that belong wholly to it. */
+const ownedTables: Record<EntityKind, { column: string; tables: readonly string[] }> = {
+  task: { column: 'task_id', tables: ['tasks', 'task_tags', 'task_owners', 'custom_field_values'] },
+  checklist: { column: 'checklist_id', tables: ['checklist_items'] },
+  attachment: { column: 'attachment_id', tables: ['attachments'] },
+  timer: { column: 'track_id', tables: ['timers'] },
+  project: { column: 'project_id', tables: ['projects', 'project_tags', 'project_members'] },
+  space: { column: 'space_id', tables: ['spaces', 'space_members'] },
+  notification: { column: 'notification_id', tables: ['notifications'] },
+};
+
 /** The entities whose rows a snapshot holds (for re-applying their queued edits). */
-export const entitiesOf = (rows: RowSet): EntityKey[] => {
-  const own: [string, string, EntityKind][] = [
-    ['tasks', 'task_id', 'task'],
-    ['checklist_items', 'checklist_id', 'checklist'],
-    ['attachments', 'attachment_id', 'attachment'],
-    ['timers', 'track_id', 'timer'],
-    ['projects', 'project_id', 'project'],
-    ['spaces', 'space_id', 'space'],
-    ['notifications', 'notification_id', 'notification'],
-  ];
-  return own.flatMap(([table, col, kind]) =>
-    (rows[table] ?? []).flatMap((r) =>
-      typeof r[col] === 'number' ? [entityKey(kind, r[col] as number)] : [],
-    ),
+export const entitiesOf = (rows: RowSet): EntityKey[] =>
+  (Object.entries(ownedTables) as [EntityKind, (typeof ownedTables)[EntityKind]][]).flatMap(
+    ([kind, { column, tables }]) =>
+      (rows[tables[0] as string] ?? []).flatMap((r) =>
+        typeof r[column] === 'number' ? [entityKey(kind, r[column] as number)] : [],
+      ),
   );
+
+/** `rows` with the rows of one entity (its own and wholly its) taken from `from` instead. */
+export const withEntityRows = (
+  rows: RowSet,
+  kind: EntityKind,
+  id: number,
+  from: RowSet,
+): RowSet => {
+  const { column, tables } = ownedTables[kind];
+  const out: RowSet = { ...rows };
+  for (const table of tables) {
+    const kept = (rows[table] ?? []).filter((r) => r[column] !== id);
+    const taken = (from[table] ?? []).filter((r) => r[column] === id);
+    if (kept.length + taken.length > 0) out[table] = [...kept, ...taken];
+    else delete out[table];
+  }
+  return out;
 };
 
 /** Tables a snapshot may name, with the columns that identify a row for replacing it. */
