@@ -49,6 +49,27 @@ const newTimer = (
     now,
   );
 
+/** The record of time added stopped (a range, manual time): it ran `ms` from `startTime`. */
+const stoppedTruth = (
+  ctx: EditContext,
+  place: TaskPlace,
+  startTime: number,
+  ms: number,
+  billingStatus: timers.TimerTruthRecord['billingStatus'],
+  notes: string | null,
+): timers.TimerTruthRecord => ({
+  userId: ctx.userId,
+  taskId: place.taskId,
+  projectId: place.projectId,
+  state: 'STOPPED',
+  startTime,
+  accumulatedMs: ms,
+  runningSince: null,
+  endTime: startTime + ms,
+  billingStatus,
+  notes,
+});
+
 /**
  * A timer as the user knows it: its record while this machine moved it, unless the server's
  * copy says it was moved elsewhere since (another state, nothing of it queued here).
@@ -161,18 +182,7 @@ export const addTimeRange = (
     'timer.range',
     op,
     body,
-    {
-      userId: ctx.userId,
-      taskId: op.place.taskId,
-      projectId: op.place.projectId,
-      state: 'STOPPED',
-      startTime: c.startTime,
-      accumulatedMs: c.endTime - c.startTime,
-      runningSince: null,
-      endTime: c.endTime,
-      billingStatus: 'BILLABLE',
-      notes: null,
-    },
+    stoppedTruth(ctx, op.place, c.startTime, c.endTime - c.startTime, 'BILLABLE', null),
     ctx.now,
   );
 };
@@ -200,18 +210,7 @@ export const addManualTime = (
     'timer.manual',
     op,
     body,
-    {
-      userId: ctx.userId,
-      taskId: op.place.taskId,
-      projectId: op.place.projectId,
-      state: 'STOPPED',
-      startTime: c.startTime,
-      accumulatedMs: ms,
-      runningSince: null,
-      endTime: c.startTime + ms,
-      billingStatus,
-      notes: c.notes ?? null,
-    },
+    stoppedTruth(ctx, op.place, c.startTime, ms, billingStatus, c.notes ?? null),
     ctx.now,
   );
 };

@@ -20,6 +20,7 @@ import {
   type OpenRequest,
   type ReplicaDump,
   requestEnvelope,
+  timerView,
 } from './protocol';
 import { installWarmWorkers, warmWorker } from './warm-worker';
 
@@ -160,17 +161,7 @@ const dump = (engine: SyncEngine): ReplicaDump => {
     })),
     // As the app shows them: a running timer's duration grows from the copy's observed_at.
     timers: (db.prepare('SELECT * FROM timers ORDER BY track_id').all() as TimersTable[]).map(
-      (row) => {
-        const t = timerDto(row, now);
-        return {
-          id: t.trackId,
-          taskId: t.taskId,
-          state: t.state,
-          startTime: t.startTime,
-          endTime: t.endTime ?? null,
-          durationSeconds: t.durationSeconds,
-        };
-      },
+      (row) => timerView(timerDto(row, now)),
     ),
   };
 };

@@ -111,6 +111,24 @@ export const replicaDump = z.object({
   ),
 });
 export type ReplicaDump = z.infer<typeof replicaDump>;
+export type TimerView = ReplicaDump['timers'][number];
+
+/** A timer as both sides are compared: the fields of its DTO the model checks. */
+export const timerView = (t: {
+  trackId: number;
+  taskId: number;
+  state: string;
+  startTime: number;
+  endTime?: number | null | undefined;
+  durationSeconds: number;
+}): TimerView => ({
+  id: t.trackId,
+  taskId: t.taskId,
+  state: t.state,
+  startTime: t.startTime,
+  endTime: t.endTime ?? null,
+  durationSeconds: t.durationSeconds,
+});
 
 export const drainAnswer = z.object({
   status: engineStatus,

@@ -16,7 +16,7 @@ import { createTask, updateTask } from '../../../server/store/tasks';
 import { loadTaskRow } from '../../../server/store/tasks-dto';
 import { type TimerRow, timerColumns, timerDto } from '../../../server/store/timers';
 import { signIn } from '../../../sync/api';
-import type { SessionTokensMsg } from './protocol';
+import { type SessionTokensMsg, type TimerView, timerView } from './protocol';
 
 export const DEMO = { email: 'demo@example.com', password: 'demo1234' };
 const OTHER_EMAIL = 'other@example.com';
@@ -280,14 +280,7 @@ export interface ServerState {
   }[];
   items: { id: number; taskId: number; name: string; completed: boolean }[];
   attachments: { id: number; taskId: number | null; name: string; size: number; bytes: string }[];
-  timers: {
-    id: number;
-    taskId: number;
-    state: string;
-    startTime: number;
-    endTime: number | null;
-    durationSeconds: number;
-  }[];
+  timers: TimerView[];
 }
 
 /** Everything of the given orgs, straight from the server's database (and files). */
@@ -357,17 +350,7 @@ export const serverState = (ms: ModelServer, orgIds: readonly number[]): ServerS
         `SELECT ${timerColumns} FROM timers WHERE org_id ${inOrgs} AND user_id = ? ORDER BY track_id`,
       )
       .all(orgs, ms.demoUserId) as TimerRow[]
-  ).map((r) => {
-    const t = timerDto(r, now);
-    return {
-      id: t.trackId,
-      taskId: t.taskId,
-      state: t.state,
-      startTime: t.startTime,
-      endTime: t.endTime ?? null,
-      durationSeconds: t.durationSeconds,
-    };
-  });
+  ).map((r) => timerView(timerDto(r, now)));
   return { tasks, items, attachments, timers };
 };
 
