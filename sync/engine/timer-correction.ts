@@ -9,11 +9,19 @@ import type { TimerRecord } from '../../shared/api';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { forgetTimerTruth, timerTruth } from '../edits/timers';
+import { canonicalKey } from '../outbox/local-ids';
 import { enqueue } from '../outbox/queue';
 import { entityKey, kindSpec, parseEntityKey, type QueuedMutation } from '../outbox/types';
 
 const isTimerRecord = (a: unknown): a is TimerRecord =>
   typeof a === 'object' && a !== null && typeof (a as TimerRecord).trackId === 'number';
+
+const taskDeleteQueued = (db: Sqlite, taskId: number): boolean =>
+  stmt(
+    db,
+    `SELECT 1 FROM outbox WHERE entity = ? AND kind = 'task.delete'
+       AND state IN ('pending', 'inflight') LIMIT 1`,
+  ).get(canonicalKey(db, 'task', taskId)) !== undefined;
 
 export const queueTimerCorrection = (
   db: Sqlite,
@@ -30,6 +38,11 @@ export const queueTimerCorrection = (
   // More moves of this timer are queued: correct after the last one.
   const queued = stmt(db, 'SELECT 1 FROM outbox WHERE entity = ? LIMIT 1').get(key);
   if (queued !== undefined) return;
+  // Its task's delete, queued, takes the timer away: a correction behind it would find none.
+  if (taskDeleteQueued(db, answer.taskId)) {
+    forgetTimerTruth(db, trackId);
+    return;
+  }
   const truth = timerTruth(db, trackId, now);
   if (!truth) return;
   // A running timer keeps counting on both sides: whole seconds read a moment apart may differ

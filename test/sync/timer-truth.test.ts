@@ -143,3 +143,21 @@ describe('a task deleted while its timer runs', () => {
     expect(serverTimers(s, next.taskId).map((t) => t.state)).toEqual(['RUNNING']);
   });
 });
+
+describe('a timer started and its task deleted, all offline', () => {
+  it('queues no correction for a timer its task’s delete takes away: nothing fails', async () => {
+    const { server: s, engine: e } = await setUp();
+    const { taskId } = await taskWithItem(e, 'started and deleted');
+    await faults(s, { rules: [{ kind: 'reset', count: 10_000 }] });
+    e.edit({ kind: 'timer.start', taskId });
+    await sleep(1_100);
+    // The delete stops the timer first. A stop carries no time: the server stops it when the
+    // stop arrives, seconds later; its answer differs from what the user saw, and a
+    // correction would follow, behind the delete.
+    e.edit({ kind: 'task.delete', taskId });
+    await sleep(2_100);
+    await faults(s, { clear: true });
+    await settle(e);
+    expect(serverTask(s, taskId)?.deleted).toBe(1);
+  });
+});
