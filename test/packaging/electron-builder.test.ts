@@ -99,6 +99,27 @@ describe('electron-builder.yml', () => {
     expect(pixelsOf(icon).equals(pixelsOf(drawAppIcon()))).toBe(true);
   });
 
+  it('flips the Electron fuses: no Node entry points, app code only from the integrity-checked asar', () => {
+    // Without these, anyone who can start the installed binary (ELECTRON_RUN_AS_NODE,
+    // NODE_OPTIONS, --inspect) or swap files beside the asar runs code as the app, with its
+    // access to the token vault. process.fork would need RunAsNode; the host uses a worker thread.
+    expect((config as { electronFuses?: unknown }).electronFuses).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableCookieEncryption: true,
+      onlyLoadAppFromAsar: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+    });
+    // The names are electron-builder's own (its schema refuses unknown keys: the test below).
+    const scheme = JSON.parse(
+      readFileSync(path.join(root, 'node_modules/app-builder-lib/scheme.json'), 'utf8'),
+    ) as { definitions: { FuseOptionsV1: { properties: Record<string, unknown> } } };
+    expect(Object.keys(scheme.definitions.FuseOptionsV1.properties)).toEqual(
+      expect.arrayContaining(Object.keys((config as { electronFuses: object }).electronFuses)),
+    );
+  });
+
   it("passes electron-builder's own configuration schema", async () => {
     const req = createRequire(path.join(root, 'node_modules/app-builder-lib/package.json'));
     const { validateConfiguration } = req('./out/util/config/config.js') as {
