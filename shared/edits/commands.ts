@@ -40,15 +40,17 @@ const timerPatch = z
   .partial();
 const projectPatch = projectCreateRequest.partial();
 
-/** A file to upload: a path on the host's disk (desktop) or its bytes (browser mode). */
-export const uploadFile = z.union([
-  z.object({ path: z.string().min(1), name: z.string().min(1).max(200).optional() }),
-  z.object({
-    name: z.string().min(1).max(200),
-    contentType: z.string().max(200).optional(),
-    dataBase64: z.string(),
-  }),
-]);
+/**
+ * A file to upload: its bytes, from the page, in every mode. Never a path for the host to read:
+ * whoever can call the bridge (script in the page, anything holding browser mode's secret)
+ * could upload any file of the user's and read it back. Strict, so a `path` is refused, not
+ * quietly dropped.
+ */
+export const uploadFile = z.strictObject({
+  name: z.string().min(1).max(200),
+  contentType: z.string().max(200).optional(),
+  dataBase64: z.string(),
+});
 export type UploadFile = z.infer<typeof uploadFile>;
 
 const cmd = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>

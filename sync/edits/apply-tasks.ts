@@ -1,6 +1,4 @@
 /** Edits of tasks, subtasks, checklist items and attachments: what each sends and writes. */
-import { statSync } from 'node:fs';
-import { basename } from 'node:path';
 import { checkUpload } from '../../shared/api/attachments';
 import type { EditOf, EditResult } from '../../shared/edits/commands';
 import type { UploadFile } from '../api/types';
@@ -150,23 +148,11 @@ export const deleteChecklistItem = (
 
 // ---- attachments ---------------------------------------------------------------------------
 
-/** The files of an upload, read before anything is written (a path that is gone fails here). */
+/** The files of an upload: bytes given by the caller, never a path to read (see uploadFile). */
 const uploadFiles = (
   files: EditOf<'attachment.upload'>['files'],
 ): (UploadFile & { size: number })[] =>
   files.map((f) => {
-    if ('path' in f) {
-      let size: number;
-      try {
-        const st = statSync(f.path);
-        if (!st.isFile()) throw new EditError(`${f.path} is not a file`);
-        size = st.size;
-      } catch (e) {
-        if (e instanceof EditError) throw e;
-        throw new EditError(`cannot read ${f.path}: ${(e as Error).message}`);
-      }
-      return { name: f.name ?? basename(f.path), data: f.path, size };
-    }
     const data = Buffer.from(f.dataBase64, 'base64');
     return {
       name: f.name,
