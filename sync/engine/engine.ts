@@ -28,8 +28,10 @@ import type { EntityKey, Json } from '../outbox/types';
 import { ChangeBatcher } from './change-batcher';
 import type { EngineEvent, EngineOptions, EngineStatus, SyncEngine } from './engine-api';
 import { LazyData } from './lazy';
+import { NotificationWatch } from './notification-watch';
 import { PullCancelledError, type PullProgress } from './progress';
 import { Puller } from './pull';
+import { StatusEmitter } from './status-emitter';
 import { queueTimerCorrection, timerUpdateAtSend } from './timer-correction';
 
 const PUSH_DEBOUNCE_MS = 15;
@@ -65,10 +67,11 @@ class Engine implements SyncEngine {
   private tickTimer: ReturnType<typeof setTimeout> | null = null;
   private pushTimer: ReturnType<typeof setTimeout> | null = null;
   private lastPullAt = 0;
-  private lastStatusJson = '';
-  private statusQueued = false;
-  private progressTimer: NodeJS.Timeout | null = null;
-  private seenNotification = 0;
+  private readonly statusEmitter = new StatusEmitter(
+    () => (this.replica.db.open ? this.status() : null),
+    (status) => this.emit({ type: 'status', status }),
+  );
+  private notifications: NotificationWatch;
 
   /** The replica's own folder: its staged uploads and attachment content, no other org's. */
   private readonly filesDir: string;
@@ -100,7 +103,7 @@ class Engine implements SyncEngine {
           this.bootstrapping.set(progress.stream, progress);
         else this.bootstrapping.delete(progress.stream);
         this.emit({ type: 'pull-progress', progress });
-        this.statusChanged();
+        this.statusEmitter.changed();
       },
     });
     this.pusher = new Pusher({
@@ -117,7 +120,7 @@ class Engine implements SyncEngine {
       atSend: (row) => timerUpdateAtSend(db, row, this.now()),
       onEvent: (e) => this.onPush(e),
     });
-    this.seenNotification = this.maxNotificationId();
+    this.notifications = new NotificationWatch(db);
     const kept = readClockEstimate(db);
     if (kept) client.serverClock.seed(kept, this.now());
   }
@@ -182,7 +185,7 @@ class Engine implements SyncEngine {
       'edit',
     );
     this.changes.flush();
-    this.statusChanged();
+    this.statusEmitter.changed();
     this.pushSoon();
     return result;
   }
@@ -196,7 +199,7 @@ class Engine implements SyncEngine {
       if (row) reapplyPending(db, new Set([row.entity]), this.rebaseOptions());
     })();
     if (row) this.changes.add(new Set([row.entity]), 'edit');
-    this.statusChanged();
+    this.statusEmitter.changed();
     this.pushSoon();
   }
 
@@ -213,7 +216,7 @@ class Engine implements SyncEngine {
     removeStagedFiles(this.filesDir, files);
     this.changes.add(new Set([row.entity]), 'edit');
     this.changes.flush();
-    this.statusChanged();
+    this.statusEmitter.changed();
   }
 
   resolveConflict(mutationId: number, choice: 'recreate' | 'discard'): void {
@@ -225,13 +228,13 @@ class Engine implements SyncEngine {
     recreate(this.replica.db, mutationId, this.now());
     if (row) this.changes.add(new Set([row.entity]), 'edit');
     this.changes.flush();
-    this.statusChanged();
+    this.statusEmitter.changed();
     this.pushSoon();
   }
 
   dismissNotice(noticeId: number): void {
     dismissNotice(this.replica.db, noticeId);
-    this.statusChanged();
+    this.statusEmitter.changed();
   }
 
   // ---- control ------------------------------------------------------------------------------
@@ -240,19 +243,19 @@ class Engine implements SyncEngine {
     this.paused = true;
     this.clearTimers();
     this.pusher.stop();
-    this.statusChanged();
+    this.statusEmitter.changed();
   }
 
   resume(): void {
     this.paused = false;
-    this.statusChanged();
+    this.statusEmitter.changed();
     if (this.started) void this.syncNow();
   }
 
   signedIn(): void {
     this.needsSignIn = false;
     this.pusher.resumeAuth();
-    this.statusChanged();
+    this.statusEmitter.changed();
     if (this.started) void this.syncNow();
   }
 
@@ -277,7 +280,7 @@ class Engine implements SyncEngine {
     await this.pushOnly;
     if (!this.pusher.pausedForAuth) await this.pusher.reconcileLostCreates();
     this.activity = 'pulling';
-    this.statusChanged();
+    this.statusEmitter.changed();
     const pulled = await this.pull();
     // Edits that waited go only on a pull that worked: their other fields (and whether someone
     // changed theirs meanwhile) are judged on the server's newest copy, not on what was seen
@@ -290,7 +293,7 @@ class Engine implements SyncEngine {
       this.lastSyncAt = this.now();
       this.lastError = null;
     }
-    this.statusChanged();
+    this.statusEmitter.changed();
   }
 
   private async pull(): Promise<boolean> {
@@ -303,7 +306,9 @@ class Engine implements SyncEngine {
       this.setOnline(true);
       this.bootstrapping.clear();
       this.changes.flush();
-      this.announceNotifications(firstFill);
+      const arrived = this.notifications.arrived(firstFill);
+      if (arrived.length > 0)
+        this.emit({ type: 'notifications-arrived', notificationIds: arrived });
       return true;
     } catch (error) {
       this.bootstrapping.clear();
@@ -325,14 +330,14 @@ class Engine implements SyncEngine {
     if (this.pusher.pausedForAuth || this.paused) return;
     this.pushing = true;
     this.activity = 'pushing';
-    this.statusChanged();
+    this.statusEmitter.changed();
     try {
       await this.pusher.push();
     } finally {
       this.pushing = false;
       this.activity = this.cycle ? this.activity : 'idle';
       this.changes.flush();
-      this.statusChanged();
+      this.statusEmitter.changed();
     }
   }
 
@@ -345,7 +350,7 @@ class Engine implements SyncEngine {
       this.pushOnly ??= this.push().finally(() => {
         this.pushOnly = null;
         this.activity = 'idle';
-        this.statusChanged();
+        this.statusEmitter.changed();
         this.scheduleNext();
       });
     }, PUSH_DEBOUNCE_MS);
@@ -373,10 +378,9 @@ class Engine implements SyncEngine {
   private clearTimers(): void {
     if (this.tickTimer) clearTimeout(this.tickTimer);
     if (this.pushTimer) clearTimeout(this.pushTimer);
-    if (this.progressTimer) clearTimeout(this.progressTimer);
+    this.statusEmitter.cancelProgress();
     this.tickTimer = null;
     this.pushTimer = null;
-    this.progressTimer = null;
   }
 
   // ---- events -------------------------------------------------------------------------------
@@ -386,7 +390,7 @@ class Engine implements SyncEngine {
       case 'sent':
         for (const r of e.applied.rekeyed) this.emit({ type: 'rekeyed', from: r.from, to: r.to });
         this.changes.add(e.applied.touched, 'push');
-        this.statusProgressed();
+        this.statusEmitter.progressed();
         return;
       case 'upload-progress':
         this.emit(e);
@@ -404,34 +408,15 @@ class Engine implements SyncEngine {
         this.lastError = e.error.message;
         break;
     }
-    this.statusChanged();
+    this.statusEmitter.changed();
   }
 
   private setOnline(online: boolean): void {
     if (this.online === online) return;
     this.online = online;
-    this.statusChanged();
+    this.statusEmitter.changed();
     // Back online: what waited for the network goes now.
     if (online && this.started && !this.cycle) void this.syncNow();
-  }
-
-  private maxNotificationId(): number {
-    const row = this.replica.db
-      .prepare('SELECT max(notification_id) AS n FROM notifications')
-      .get() as { n: number | null };
-    return row.n ?? 0;
-  }
-
-  /** New unread notifications since the last pull (not those of a first fill). */
-  private announceNotifications(firstFill: boolean): void {
-    const rows = this.replica.db
-      .prepare(
-        'SELECT notification_id AS id FROM notifications WHERE notification_id > ? AND read = 0 ORDER BY notification_id',
-      )
-      .all(this.seenNotification) as { id: number }[];
-    this.seenNotification = Math.max(this.seenNotification, this.maxNotificationId());
-    if (!firstFill && rows.length > 0)
-      this.emit({ type: 'notifications-arrived', notificationIds: rows.map((r) => r.id) });
   }
 
   status(): EngineStatus {
@@ -454,36 +439,6 @@ class Engine implements SyncEngine {
         this.bootstrapping.get('tasks') ?? this.bootstrapping.values().next().value ?? null,
       notices: listNotices(this.replica.db),
     };
-  }
-
-  /**
-   * A replayed edit lowered the pending count: shown at most every 50 ms while a push goes on
-   * (computing the status costs a few queries; a push settles hundreds of rows a second). The
-   * push's end, and every other change, shows at once.
-   */
-  private statusProgressed(): void {
-    if (this.statusQueued || this.progressTimer) return;
-    this.progressTimer = setTimeout(() => {
-      this.progressTimer = null;
-      this.statusChanged();
-    }, 50);
-  }
-
-  /** Status events at most once per turn of the loop, and only when something changed. */
-  private statusChanged(): void {
-    if (this.statusQueued) return;
-    this.statusQueued = true;
-    setImmediate(() => {
-      this.statusQueued = false;
-      if (this.progressTimer) clearTimeout(this.progressTimer);
-      this.progressTimer = null;
-      if (!this.replica.db.open) return;
-      const status = this.status();
-      const json = JSON.stringify(status);
-      if (json === this.lastStatusJson) return;
-      this.lastStatusJson = json;
-      this.emit({ type: 'status', status });
-    });
   }
 
   private emit(event: EngineEvent): void {
