@@ -132,8 +132,11 @@ export const createRouter = (
           body = parseOrThrow(row.body, req.body, 'request body');
         }
 
+        // The extension scopes keys to a signed-in user. Sign-in and refresh have none: their
+        // keys would share one space across callers (a 409 tells a key was used) and store
+        // live tokens for 24 h (a replayed refresh would bypass rotation). Ignored there.
         const rawKey =
-          row.method === 'POST' && !deps.quirks.has('ignore-idempotency-key')
+          row.method === 'POST' && row.auth !== 'none' && !deps.quirks.has('ignore-idempotency-key')
             ? req.headers['idempotency-key']
             : undefined;
         const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
