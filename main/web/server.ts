@@ -1,10 +1,9 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BridgeErrorCode, BridgeResponse } from '../../shared/bridge/define';
 import type { BridgeEndpoint } from '../bridge/endpoint';
-import { baseHeaders, serveStatic } from './static';
+import { baseHeaders, openRegularFile, serveStatic, streamFile } from './static';
 
 export interface WebBridgeOptions {
   endpoint: BridgeEndpoint;
@@ -55,11 +54,11 @@ const sendJson = (res: ServerResponse, status: number, body: BridgeResponse) => 
 const refuse = (res: ServerResponse, code: BridgeErrorCode, message: string, status?: number) =>
   sendJson(res, status ?? statusOf[code], { ok: false, error: { code, message } });
 
-const sameSecret = (given: string | null, secret: Buffer): boolean => {
-  if (given === null) return false;
-  const g = Buffer.from(given);
-  return g.length === secret.length && timingSafeEqual(g, secret);
-};
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Compared as digests of one length, so neither the bytes nor the length leak through timing. */
+const sameSecret = (given: string | null, secret: Buffer): boolean =>
+  given !== null && timingSafeEqual(digest(given), secret);
 
 class BodyTooLarge extends Error {}
 
@@ -77,14 +76,15 @@ const readBody = async (req: IncomingMessage, max: number): Promise<string> => {
 /**
  * Browser mode: the bridge over HTTP on 127.0.0.1. Calls are `POST /bridge/<method>` with a
  * JSON body, events one Server-Sent Events stream at `/bridge/events`, attachment content at
- * `/bridge/attachments/<id>`. Every bridge request needs the per-launch secret (header, or
- * `?secret=` where a browser cannot set headers: EventSource, a link); a request naming
+ * `/bridge/attachments/<id>`. Every bridge request needs the per-launch secret in a header;
+ * `?secret=` counts only on the GETs a browser cannot add headers to (the EventSource stream,
+ * an attachment link), never on a call. A request naming
  * another Host (DNS rebinding) or coming from another Origin is refused. The built renderer is
  * served beside it with a strict CSP.
  */
 export const startWebBridge = async (options: WebBridgeOptions): Promise<WebBridge> => {
   const secret = options.secret ?? randomBytes(32).toString('base64url');
-  const secretBytes = Buffer.from(secret);
+  const secretDigest = digest(secret);
   const maxBody = options.maxBodyBytes ?? 48 * 1024 * 1024;
   const streams = new Set<ServerResponse>();
   let port = 0;
@@ -136,6 +136,9 @@ export const startWebBridge = async (options: WebBridgeOptions): Promise<WebBrid
     const answer = await options.endpoint.call('attachments.open', { attachmentId: Number(id) });
     if (!answer.ok) return sendJson(res, statusOf[answer.error.code], answer);
     const file = answer.value as { path: string; fileName: string; contentType: string | null };
+    // Opened before any header goes, so content that vanished still gets a proper answer.
+    const opened = await openRegularFile(file.path);
+    if (!opened) return refuse(res, 'not-found', `the content of ${file.fileName} is gone`);
     res.writeHead(200, {
       ...baseHeaders,
       'content-type': file.contentType ?? 'application/octet-stream',
@@ -145,7 +148,7 @@ export const startWebBridge = async (options: WebBridgeOptions): Promise<WebBrid
         "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
       'cache-control': 'private, max-age=300',
     });
-    createReadStream(file.path).pipe(res);
+    await streamFile(opened.handle, res);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -161,13 +164,17 @@ export const startWebBridge = async (options: WebBridgeOptions): Promise<WebBrid
     const origin = req.headers.origin;
     if (origin !== undefined && !allowedOrigins().has(origin))
       return refuse(res, 'forbidden', `calls from ${origin} are refused`);
-    const given =
-      (req.headers[SECRET_HEADER] as string | undefined) ?? url.searchParams.get('secret');
-    if (!sameSecret(given, secretBytes))
-      return refuse(res, 'forbidden', 'missing or wrong secret: open the URL the host printed');
     const rest = path.slice('/bridge/'.length);
-    if (rest === 'events' && req.method === 'GET') return events(req, res);
     const file = /^attachments\/(-?\d{1,16})$/.exec(rest);
+    // The query form only where a page cannot set a header (EventSource, a link), and only for
+    // reads: a secret in a URL ends up in history and logs, so it must not be able to act.
+    const linkable = req.method === 'GET' && (rest === 'events' || file !== null);
+    const header = req.headers[SECRET_HEADER];
+    const given =
+      typeof header === 'string' ? header : linkable ? url.searchParams.get('secret') : null;
+    if (!sameSecret(given, secretDigest))
+      return refuse(res, 'forbidden', 'missing or wrong secret: open the URL the host printed');
+    if (rest === 'events' && req.method === 'GET') return events(req, res);
     if (file && req.method === 'GET') return attachment(res, file[1] ?? '');
     if (req.method !== 'POST') return refuse(res, 'forbidden', 'bridge calls are POSTs', 405);
     let method: string;

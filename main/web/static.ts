@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 /** Types of what a Vite build emits; anything else goes out as bytes. */
 const assetTypes: Readonly<Record<string, string>> = {
@@ -82,6 +82,34 @@ const send = (res: ServerResponse, status: number, type: string, body: string | 
   res.end(body);
 };
 
+/** A regular file opened for reading, with its size; null when there is none to read. */
+export const openRegularFile = async (
+  path: string,
+): Promise<{ handle: FileHandle; size: number } | null> => {
+  const handle = await open(path, 'r').catch(() => null);
+  if (!handle) return null;
+  // The size of what was opened, not of what a path named a moment before (it may be swapped).
+  const info = await handle.stat().catch(() => null);
+  if (info?.isFile()) return { handle, size: info.size };
+  await handle.close().catch(() => {});
+  return null;
+};
+
+/**
+ * Streams an opened file as the body (headers written by the caller) and closes it. A file
+ * that fails while read (truncated, a disk error) cuts this answer, which the client sees as a
+ * short body; the error must never escape, as an unhandled stream error ends the process.
+ */
+export const streamFile = async (handle: FileHandle, res: ServerResponse): Promise<void> => {
+  try {
+    await pipeline(handle.createReadStream(), res);
+  } catch {
+    res.destroy();
+  } finally {
+    await handle.close().catch(() => {});
+  }
+};
+
 /**
  * Serves the built renderer: `/` is index.html, a path without an extension falls back to it
  * (client-side routes), anything outside the folder is refused.
@@ -97,12 +125,12 @@ export const serveStatic = async (
   const file = resolveStaticPath(root, wanted);
   if (!file) return send(res, 400, 'text/plain; charset=utf-8', 'bad path');
   let target = file;
-  let info = await stat(target).catch(() => null);
-  if (!info?.isFile() && extname(wanted) === '') {
+  let opened = await openRegularFile(target);
+  if (!opened && extname(wanted) === '') {
     target = resolve(root, 'index.html');
-    info = await stat(target).catch(() => null);
+    opened = await openRegularFile(target);
   }
-  if (!info?.isFile()) {
+  if (!opened) {
     // Browsers ask for it unprompted; an empty answer keeps their consoles clean.
     if (pathname === '/favicon.ico') {
       res.writeHead(204, baseHeaders);
@@ -116,10 +144,13 @@ export const serveStatic = async (
   res.writeHead(200, {
     ...baseHeaders,
     'content-type': type,
-    'content-length': info.size,
+    'content-length': opened.size,
     'content-security-policy': contentSecurityPolicy,
     'cache-control': target.endsWith('.html') ? 'no-store' : 'public, max-age=300',
   });
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(target).pipe(res);
+  if (req.method === 'HEAD') {
+    await opened.handle.close().catch(() => {});
+    return void res.end();
+  }
+  await streamFile(opened.handle, res);
 };

@@ -1,4 +1,5 @@
 import type { Transport } from './client';
+import { takePageSecret } from './secret';
 
 /** What the Electron preload exposes (contextBridge): raw envelopes, no Node, no token. */
 export interface PreloadApi {
@@ -23,8 +24,9 @@ const MEMO_BODY = 2048;
 
 /**
  * Browser mode: calls are POSTs to `/bridge/<method>`, events one Server-Sent Events stream.
- * The per-launch secret comes in the page URL and goes with every request, so another page
- * on this machine cannot drive the host.
+ * The per-launch secret goes with every request, so another page on this machine cannot drive
+ * the host: in a header on calls; in the query only for the event stream, as EventSource
+ * cannot set headers (the host takes the query form for nothing else).
  */
 export function httpTransport(base: string, secret: string): Transport {
   const headers = { 'content-type': 'application/json', 'x-worktray-secret': secret };
@@ -80,9 +82,8 @@ export function httpTransport(base: string, secret: string): Transport {
   };
 }
 
-/** The preload when running in Electron, else browser mode with the secret from the URL. */
+/** The preload when running in Electron, else browser mode with the page's secret. */
 export function pickTransport(): Transport {
   if (window.worktray) return preloadTransport(window.worktray);
-  const secret = new URL(window.location.href).searchParams.get('secret') ?? '';
-  return httpTransport(window.location.origin, secret);
+  return httpTransport(window.location.origin, takePageSecret(window));
 }

@@ -103,7 +103,9 @@ describe('browser mode: who may call the bridge', () => {
   });
 
   it('takes calls only as JSON POSTs, and names unknown methods', async () => {
-    const get = await fetch(`${f.web.origin}/bridge/session.state?secret=${f.web.secret}`);
+    const get = await fetch(`${f.web.origin}/bridge/session.state`, {
+      headers: { [SECRET_HEADER]: f.web.secret },
+    });
     expect(get.status).toBe(405);
     const form = await fetch(`${f.web.origin}/bridge/session.signOut`, {
       method: 'POST',
