@@ -38,10 +38,15 @@ export const conflict = (message: string) => new HttpError(409, message);
 export const forbidden = (message: string) => new HttpError(403, message);
 export const unauthorized = (message: string) => new HttpError(401, message);
 
+/** Fields whose value is a secret: a refusal names them but never echoes what was sent. */
+const secretField = /pass(word)?|token|secret|authorization|api.?key/i;
+
 /** Field errors from a zod failure; `prefix` names where the input came from. */
 export const fieldErrorsOf = (error: z.ZodError, input: unknown): FieldError[] =>
   error.issues.map((issue) => {
     const field = issue.path.map(String).join('.') || '(root)';
+    if (issue.path.some((key) => secretField.test(String(key))))
+      return { field, message: issue.message };
     let rejected: unknown = input;
     for (const key of issue.path) {
       rejected =

@@ -32,6 +32,17 @@ const statusOfViolation = {
   'type-not-allowed': 415,
 } as const;
 
+/** Longest file name stored, as the rename's schema allows (contract). */
+const maxNameLength = 200;
+
+/** Why a file's name cannot be stored, or null. */
+const nameRefusal = (name: string): string | null => {
+  if (name.length > maxNameLength) return `a file name is longer than ${maxNameLength} characters`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
+  if (/[\x00-\x1f\x7f]/.test(name)) return 'a file name contains control characters';
+  return null;
+};
+
 /**
  * Streams the `files` parts to disk, then applies the plan's rules. Nothing of a refused
  * request stays on disk; the caller removes the files if its transaction fails.
@@ -62,8 +73,15 @@ export const receiveUploads = async (
         ]);
       }
       const originalName = part.filename.split(/[\\/]/).pop()?.trim() ?? '';
+      const refusal = nameRefusal(originalName);
+      if (refusal) {
+        part.file.resume();
+        throw badRequest(refusal, [{ field: uploadRules.field, message: refusal }]);
+      }
       const extension = extensionOf(originalName);
-      const storedName = `${randomUUID()}${extension ? `.${extension}` : ''}`;
+      // Only a plain extension goes into the stored name (the plan's rules refuse the rest
+      // once the file is read); the name itself never reaches the file system.
+      const storedName = `${randomUUID()}${/^[a-z0-9]{1,16}$/.test(extension) ? `.${extension}` : ''}`;
       const path = join(deps.filesDir, storedName);
       const hash = createHash('sha256');
       let size = 0;
@@ -106,7 +124,9 @@ export const receiveUploads = async (
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw badRequest('too many parts in the upload');
     if (error instanceof HttpError) throw error;
-    throw badRequest(`the upload could not be read: ${(error as Error).message}`);
+    // The cause may name server paths (a write that failed): it stays in the server's log.
+    process.stderr.write(`upload could not be read: ${(error as Error).message}\n`);
+    throw badRequest('the upload could not be read');
   }
   const violations = checkUpload(stored.map((s) => ({ name: s.originalName, size: s.size })));
   if (violations.length > 0) {
