@@ -22,16 +22,41 @@ const serverUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
   .max(2_000);
 
+/**
+ * Whether a URL's host is this machine: 127.0.0.0/8, ::1 or `localhost` (WHATWG URL has
+ * already normalised other spellings of an IPv4 address, such as `127.1`, to dotted form).
+ */
+export const isLoopbackHost = (hostname: string): boolean => {
+  const h = hostname.toLowerCase();
+  return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+};
+
+const signInInput = z
+  .strictObject({
+    serverUrl,
+    email: tokenRequest.shape.email,
+    password: tokenRequest.shape.password,
+    /**
+     * The user's explicit yes to plain http:// to another machine, where the password and the
+     * tokens travel in clear. Without it such a URL is refused; loopback needs no yes.
+     */
+    allowInsecureHttp: z.boolean().optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.allowInsecureHttp === true) return;
+    const url = URL.parse(input.serverUrl);
+    if (url?.protocol === 'http:' && !isLoopbackHost(url.hostname))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['serverUrl'],
+        message:
+          'http:// to another machine sends your password and tokens in clear: use https://, or allow plain http explicitly',
+      });
+  });
+
 export const sessionMethods = {
   'session.state': method(noInput, sessionState),
-  'session.signIn': method(
-    z.strictObject({
-      serverUrl,
-      email: tokenRequest.shape.email,
-      password: tokenRequest.shape.password,
-    }),
-    sessionState,
-  ),
+  'session.signIn': method(signInInput, sessionState),
   /** Starts the embedded reference server with the demo seed and signs in its demo user. */
   'session.startDemo': method(noInput, sessionState),
   /** Another org of the same account: its own replica and engine. */
