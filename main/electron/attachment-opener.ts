@@ -1,13 +1,18 @@
-import { copyFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { attachmentFile } from '../../shared/bridge/activity';
 import type { BridgeResponse } from '../../shared/bridge/define';
 import { replicaFolderOf } from '../../sync/db/replica-name';
 import type { BridgeEndpoint } from '../bridge/endpoint';
+import { opensDirectly, safeFileName } from './attachment-names';
 
 export interface AttachmentOpenerDeps {
   /** Electron's `shell.openPath`: '' when the system opened the file, else why not. */
   openPath(path: string): Promise<string>;
+  /** Electron's `shell.showItemInFolder`: the file selected in the system's file manager. */
+  showItemInFolder(path: string): void;
+  /** Marks a copy as downloaded from the internet (download-mark.ts); rejects when it could not. */
+  markDownloaded(path: string): Promise<void>;
   /**
    * Where the engines keep their replicas (main/services/data-layout.ts): a copy handed to the
    * system's apps goes under the folder of the replica its file came from (`opened/<id>/`), so
@@ -18,27 +23,6 @@ export interface AttachmentOpenerDeps {
 
 const OPENED_DIR = 'opened';
 
-const RESERVED = /[<>:"/\\|?*]/g;
-const isControl = (ch: string) => {
-  const code = ch.charCodeAt(0);
-  return code < 0x20 || code === 0x7f;
-};
-
-/**
- * A file name safe to create on every platform, from an attachment's name (a user's text): no
- * separators or reserved characters, no trailing dots or spaces (Windows drops them), no `..`.
- */
-export const safeFileName = (name: string): string => {
-  const cleaned = [...name]
-    .map((ch) => (isControl(ch) ? '_' : ch))
-    .join('')
-    .replace(RESERVED, '_')
-    .replace(/[. ]+$/, '')
-    .slice(0, 200)
-    .trim();
-  return cleaned === '' || /^\.+$/.test(cleaned) ? 'attachment' : cleaned;
-};
-
 const refused = (message: string): BridgeResponse => ({
   ok: false,
   error: { code: 'rejected', message },
@@ -47,9 +31,12 @@ const refused = (message: string): BridgeResponse => ({
 /**
  * In Electron the page cannot open a file (file:// and new windows are blocked by the
  * hardening), so the main process opens it: `attachments.open` answers are intercepted, the
- * file is copied under its own name (the cache and the outbox keep bytes under ids, without
- * the extension the system picks an app by, and an app editing the copy must not change them)
- * and handed to the system, and the answer says `openedByHost`. Every other call passes as is.
+ * file is copied under its own name made safe (the cache and the outbox keep bytes under ids,
+ * without the extension the system picks an app by, and an app editing the copy must not
+ * change them), marked as downloaded, and handed to the system: opened with its app when it is
+ * a document type on the list (attachment-names.ts), else shown in its folder, since the name
+ * is anyone's text and the system may run what it opens. The answer says `openedByHost` and
+ * which (`shownInFolder`). Every other call passes as is.
  */
 export const hostOpensAttachments = (
   endpoint: BridgeEndpoint,
@@ -67,15 +54,31 @@ export const hostOpensAttachments = (
     const replica = replicaFolderOf(deps.replicasDir, file.path);
     if (!replica) return refused(`${file.fileName} is not a file of any replica`);
     const dir = join(replica, OPENED_DIR, String(id));
-    const target = join(dir, safeFileName(file.fileName));
+    const name = safeFileName(file.fileName);
+    const target = join(dir, name);
+    // safeFileName makes one plain component; checked again where a slip would write elsewhere.
+    if (dirname(target) !== dir || basename(target) !== name)
+      return refused(`${file.fileName} cannot be named safely`);
     try {
       await mkdir(dir, { recursive: true });
       await copyFile(file.path, target);
     } catch (e) {
       return refused(`${file.fileName} could not be prepared for opening: ${(e as Error).message}`);
     }
+    try {
+      await deps.markDownloaded(target);
+    } catch (e) {
+      // Never hand the system a copy without the mark that makes it careful.
+      await rm(target, { force: true });
+      return refused(`${file.fileName} could not be marked as downloaded: ${(e as Error).message}`);
+    }
+    const opened = { ...file, path: target, openedByHost: true };
+    if (!opensDirectly(name)) {
+      deps.showItemInFolder(target);
+      return { ok: true, value: { ...opened, shownInFolder: true } };
+    }
     const why = await deps.openPath(target);
     if (why !== '') return refused(`the system could not open ${file.fileName}: ${why}`);
-    return { ok: true, value: { ...file, path: target, openedByHost: true } };
+    return { ok: true, value: { ...opened, shownInFolder: false } };
   },
 });

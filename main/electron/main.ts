@@ -3,8 +3,11 @@
  * engine, replica) in a worker thread, the bridge over IPC, and the tray that outlives the
  * window. Each piece's logic lives in a module tested without Electron; this file wires them.
  */
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import {
   app,
   BrowserWindow,
@@ -26,6 +29,7 @@ import {
 } from './app-protocol';
 import { hostOpensAttachments } from './attachment-opener';
 import { DEEP_LINK_SCHEME, deepLinkFromArgv, parseDeepLink } from './deep-link';
+import { downloadMarker } from './download-mark';
 import { bindIpcCalls, forwardEvents } from './ipc-transport';
 import { safeStorageTokenVault } from './safe-storage-vault';
 import { startTrayShell, type TrayShell } from './tray-binding';
@@ -33,6 +37,7 @@ import { applyWindowSecurity, createMainWindow } from './window-security';
 import { loadWindowState, placeWindow, saveWindowState, windowStateOf } from './window-state';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const execFileAsync = promisify(execFile);
 const log = (message: string, detail?: string) =>
   console.error(`worktray: ${message}${detail ? ` (${detail})` : ''}`);
 
@@ -119,6 +124,15 @@ async function launch(): Promise<void> {
   // The window, tray and notices call through this: attachments open with the system's app.
   const endpoint = hostOpensAttachments(bridge, {
     openPath: (file) => shell.openPath(file),
+    showItemInFolder: (file) => shell.showItemInFolder(file),
+    markDownloaded: downloadMarker({
+      platform: process.platform,
+      writeFile: (file, data) => writeFile(file, data),
+      execFile: async (file, args) => {
+        await execFileAsync(file, [...args]);
+      },
+      now: Date.now,
+    }),
     replicasDir: replicasDir(dataDir),
   });
   bindIpcCalls(ipcMain, endpoint, {

@@ -39,6 +39,9 @@ async function openAttachment(a: AttachmentRow) {
     const file = await bridge().invoke('attachments.open', { attachmentId: a.attachmentId });
     // In Electron the host opens it with the system's app; in browser mode the page does.
     if (!file.openedByHost) window.open(file.url ?? `file://${file.path}`, '_blank', 'noopener');
+    // A type the host does not open itself (a program, a script, an archive…): the user decides.
+    if (file.shownInFolder)
+      toast(`${file.fileName} is shown in its folder: Worktray opens only documents and images`);
     if (file.source === 'cache') toast(`Opened ${file.fileName} from the offline copy`);
   } catch (error) {
     toast(

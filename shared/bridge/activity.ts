@@ -47,6 +47,11 @@ export const attachmentFile = z.object({
   size: z.number().int().min(0),
   source: z.enum(['network', 'cache', 'outbox']),
   openedByHost: z.boolean(),
+  /**
+   * Set by the host that opened it: true when it showed the copy in its folder instead of
+   * opening it (a type not on its list of documents it opens itself).
+   */
+  shownInFolder: z.boolean().optional(),
 });
 export type AttachmentFile = z.infer<typeof attachmentFile>;
 
@@ -80,7 +85,8 @@ export const activityMethods = {
    * The attachment's content as a local file (downloaded once, then served from the cache; one
    * still uploading, negative id, from its copy in the outbox). `url` is set where the UI opens
    * it itself (browser mode); `openedByHost`: the host already opened it with the system's app
-   * (Electron), and the UI has nothing more to do.
+   * or, for types it does not open, showed it in its folder (Electron), and the UI has nothing
+   * more to do than say which.
    */
   'attachments.open': method(z.strictObject({ attachmentId: entityId }), attachmentFile),
 };

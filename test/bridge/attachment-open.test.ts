@@ -2,7 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localEndpoint } from '../../main/bridge/endpoint';
-import { hostOpensAttachments, safeFileName } from '../../main/electron/attachment-opener';
+import { safeFileName } from '../../main/electron/attachment-names';
+import { hostOpensAttachments } from '../../main/electron/attachment-opener';
 import type { AttachmentFile } from '../../shared/bridge';
 import { tempDir } from '../sync/support';
 import { type BridgeFixture, eventually, startBridgeFixture } from './support';
@@ -15,6 +16,8 @@ import { type BridgeFixture, eventually, startBridgeFixture } from './support';
 describe('attachments.open, opened by the host', () => {
   let f: BridgeFixture;
   const opened: string[] = [];
+  const shown: string[] = [];
+  const marked: string[] = [];
   let answerOfOs = '';
   let open: (attachmentId: number) => ReturnType<ReturnType<typeof hostOpensAttachments>['call']>;
   let taskId = 0;
@@ -27,6 +30,10 @@ describe('attachments.open, opened by the host', () => {
       openPath: async (path) => {
         opened.push(path);
         return answerOfOs;
+      },
+      showItemInFolder: (path) => shown.push(path),
+      markDownloaded: async (path) => {
+        marked.push(path);
       },
       replicasDir: join(f.dataDir, 'replicas'),
     });
@@ -74,9 +81,11 @@ describe('attachments.open, opened by the host', () => {
       fileName: made.ids && '../../Notes: "week" 1.md',
     });
     expect(opened.at(-1)).toBe(second.path);
+    expect(marked.at(-1)).toBe(second.path);
+    expect(shown).toEqual([]);
     // Its own name (made safe) in its own folder under the replica's, the bytes copied.
     expect(dirname(second.path)).toBe(openedDir(secondId ?? 0));
-    expect(basename(second.path)).toBe('.._.._Notes_ _week_ 1.md');
+    expect(basename(second.path)).toBe('_.._Notes_ _week_ 1.md');
     expect(readFileSync(second.path, 'utf8')).toBe('# two');
     expect(value(await open(firstId ?? 0)).fileName).toBe('first.txt');
 
@@ -118,6 +127,8 @@ describe('attachments.open, opened by the host', () => {
     expect(
       await hostOpensAttachments(localEndpoint(f.services.dispatcher, f.services.hub), {
         openPath: async () => 'never',
+        showItemInFolder: () => {},
+        markDownloaded: async () => {},
         replicasDir: join(f.dataDir, 'replicas'),
       }).call('settings.get', {}),
     ).toMatchObject({ ok: true });
@@ -145,7 +156,7 @@ describe('attachments.open, opened by the host', () => {
     }
   });
 
-  it('a path outside every replica folder is refused, nothing copied', async () => {
+  it('a path outside every replica folder is refused, nothing copied or shown', async () => {
     const stray = join(tempDir('wt-stray-'), 'elsewhere.txt');
     writeFileSync(stray, 'not a replica file');
     const inner = localEndpoint(f.services.dispatcher, f.services.hub);
@@ -171,11 +182,14 @@ describe('attachments.open, opened by the host', () => {
           opened.push(p);
           return '';
         },
+        showItemInFolder: (p) => shown.push(p),
+        markDownloaded: async () => {},
         replicasDir: join(f.dataDir, 'replicas'),
       },
     ).call('attachments.open', { attachmentId: 5 });
     expect(answer).toMatchObject({ ok: false, error: { code: 'rejected' } });
     expect(opened).toHaveLength(count);
+    expect(shown).toEqual([]);
   });
 });
 
@@ -187,6 +201,7 @@ describe('safeFileName', () => {
     expect(safeFileName('trailing. . ')).toBe('trailing');
     expect(safeFileName('..')).toBe('attachment');
     expect(safeFileName('')).toBe('attachment');
-    expect(safeFileName('x'.repeat(300))).toHaveLength(200);
+    expect(safeFileName('x'.repeat(300))).toHaveLength(120);
+    expect(safeFileName(`${'x'.repeat(300)}.pdf`)).toBe(`${'x'.repeat(120)}.pdf`);
   });
 });
