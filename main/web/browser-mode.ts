@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { HostConfig } from '../host/host';
 import { startWorkerHost, type WorkerHost } from '../host/worker-host';
+import { browserSessionFile } from '../services/data-layout';
 import { fileTokenVault } from '../services/token-vault';
 import { startWebBridge, type WebBridge } from './server';
 
@@ -30,7 +30,7 @@ export const startBrowserMode = async (options: BrowserModeOptions): Promise<Bro
       ...config,
       attachmentUrlTemplate: `/bridge/attachments/{id}?secret=${encodeURIComponent(secret)}`,
     },
-    { vault: fileTokenVault(join(options.dataDir, 'session.json')), ...(log ? { log } : {}) },
+    { vault: fileTokenVault(browserSessionFile(options.dataDir)), ...(log ? { log } : {}) },
   );
   let web: WebBridge;
   try {
