@@ -10,6 +10,7 @@ import type { Quirk, ServerDeps } from './deps';
 import { createFaults, type FaultRates, type Faults, faultRatesSchema } from './faults';
 import { registerAdmin } from './http/admin';
 import { apiErrorBody, HttpError } from './http/errors';
+import { isLoopbackBind, isWildcardBind, registerHostGuard } from './http/host-guard';
 import { createRouter } from './http/route';
 import { routeModules } from './routes';
 import { type Seed, seedDatabase } from './seed';
@@ -24,6 +25,8 @@ export interface ServerOptions {
   refreshTtlSec?: number;
   checkResponses?: boolean;
   clock?: Clock;
+  /** Host names answered beyond the loopback ones (a bind beyond loopback, --allow-host). */
+  allowedHosts?: string[];
 }
 
 export interface BuiltApp {
@@ -108,6 +111,9 @@ export const buildApp = async (options: ServerOptions): Promise<BuiltApp> => {
       .code(404)
       .send(apiErrorBody(404, `no operation at ${req.method} ${path}`, path, deps.clock.now()));
   });
+
+  // First of all hooks: a request for a foreign Host runs nothing (no fault, no route).
+  registerHostGuard(app, options.allowedHosts ?? [], () => deps.clock.now());
 
   // The HTTP Date is the server's clock too (tests move it): a client estimating the offset
   // from answers must not see two clocks on one answer.
@@ -235,14 +241,22 @@ export interface RunningServer {
 export const startServer = async (
   options: ServerOptions & { port?: number; host?: string; seed?: Seed },
 ): Promise<RunningServer> => {
-  const { app, deps, missing } = await buildApp(options);
+  const host = options.host ?? '127.0.0.1';
+  // Bound to one address beyond loopback, that address is a name the server answers as.
+  const allowedHosts = [
+    ...(options.allowedHosts ?? []),
+    ...(isLoopbackBind(host) || isWildcardBind(host)
+      ? []
+      : [host.includes(':') ? `[${host}]` : host]),
+  ];
+  const { app, deps, missing } = await buildApp({ ...options, allowedHosts });
   if (missing.length > 0) {
     await app.close();
     throw new Error(`the server has no route for: ${missing.join(', ')}`);
   }
   // Seed before listening: no client ever sees a half-seeded server.
   const seeded = options.seed ? seedDatabase(deps, options.seed) : null;
-  await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return { url: `http://127.0.0.1:${port}`, port, deps, seeded, close: () => app.close() };

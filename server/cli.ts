@@ -1,13 +1,33 @@
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { startServer } from './app';
 import { knownQuirks, type Quirk } from './deps';
 import { parseFaultSpec } from './faults';
+import { isLoopbackBind } from './http/host-guard';
 import { parseSeed } from './seed';
 
 const usage = `usage: npm run server -- [--port N] [--data DIR] [--seed demo|empty|bench:N]
                           [--faults SPEC] [--admin] [--quirk NAME] [--access-ttl SECONDS]
+                          [--host ADDRESS] [--allow-host NAME]...
+  --host   the address to listen on (default 127.0.0.1); beyond loopback, anyone on the
+           network can reach the server: answered Host names are loopback, the --host address
+           and each --allow-host NAME
   --faults "5xx=0.1,reset=0.05,429=0.05,drop=0,malformed=0,gone=0,hold=0,retryAfter=1,latency=20-200,seed=1"
   --quirk  ${knownQuirks.join(' | ')}`;
+
+const beyondLoopbackWarning = (host: string, port: number) => `
+********************************************************************************
+WARNING: listening on ${host}:${port}, beyond loopback: anyone who can reach this
+machine over the network can reach this server. Its demo accounts have public
+passwords, and it speaks plain HTTP (passwords and tokens in clear). Use it only
+on a network you trust; --host 127.0.0.1 keeps it on this machine.
+********************************************************************************
+`;
+
+/** A DNS name, an IPv4 address or a bracketed IPv6 address, as a Host header carries it. */
+const hostName = z
+  .string()
+  .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,62})(?:\.[a-z0-9-]{1,63})*|\[[0-9a-f:.]+\])$/i);
 
 const main = async () => {
   const { values } = parseArgs({
@@ -19,6 +39,7 @@ const main = async () => {
       faults: { type: 'string' },
       admin: { type: 'boolean', default: false },
       quirk: { type: 'string', multiple: true, default: [] },
+      'allow-host': { type: 'string', multiple: true, default: [] },
       'access-ttl': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -36,6 +57,11 @@ const main = async () => {
       throw new Error(`unknown --quirk ${q}; known: ${knownQuirks.join(', ')}`);
     return q as Quirk;
   });
+  const allowedHosts = values['allow-host'].map((name) => {
+    const parsed = hostName.safeParse(name);
+    if (!parsed.success) throw new Error(`--allow-host ${name} is not a host name`);
+    return parsed.data;
+  });
   const seed = parseSeed(values.seed);
   const accessTtlSec =
     values['access-ttl'] === undefined ? undefined : Number(values['access-ttl']);
@@ -46,6 +72,7 @@ const main = async () => {
     dataDir: values.data ?? null,
     port,
     host: values.host,
+    allowedHosts,
     admin: values.admin,
     quirks,
     ...(values.faults ? { faults: parseFaultSpec(values.faults) } : {}),
@@ -53,6 +80,8 @@ const main = async () => {
     checkResponses: seed.kind !== 'bench',
     seed,
   });
+  if (!isLoopbackBind(values.host))
+    process.stderr.write(beyondLoopbackWarning(values.host, server.port));
   if (server.seeded) process.stdout.write(`${server.seeded}\n`);
   process.stdout.write(`listening on ${server.url}\n`);
   const stop = () => {

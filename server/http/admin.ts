@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ServerDeps } from '../deps';
 import { faultRatesSchema, faultRuleSchema, parseFaultSpec } from '../faults';
 import { apiErrorBody } from './errors';
+import { isLoopbackPeer } from './host-guard';
 
 const faultsBody = z.object({
   spec: z.string().optional(),
@@ -19,11 +20,20 @@ const clockBody = z.union([
 
 /**
  * Test-only controls under /__admin/ (registered only with --admin): faults and the clock.
- * Loopback only, like the whole server. The state reports how many answers a `hold` keeps
+ * Only a peer on this machine may use them, even when the server listens beyond loopback
+ * (they stall, cut and slow every answer). The state reports how many answers a `hold` keeps
  * (a test waits for it before killing its client) and the faults that fired (`hits`).
  */
 export const registerAdmin = (app: FastifyInstance, deps: ServerDeps) => {
   const bad = (path: string, message: string) => apiErrorBody(400, message, path, deps.clock.now());
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.url.startsWith('/__admin/') || isLoopbackPeer(req.socket.remoteAddress)) return;
+    return reply
+      .code(403)
+      .send(
+        apiErrorBody(403, 'the admin routes answer only this machine', req.url, deps.clock.now()),
+      );
+  });
   app.get('/__admin/state', async () => ({
     faults: deps.faults.state(),
     clockOffsetMs: deps.clock.offset(),
