@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { attachment } from './attachments';
 import { checklistItem } from './checklists';
+import { opt } from './common';
 import { project } from './projects';
 import { task } from './tasks';
 
 /** A bulk task item embeds its checklist and attachments (contract). */
 export const bulkTask = task.extend({
-  checklists: z.array(checklistItem).nullish(),
-  attachments: z.array(attachment).nullish(),
+  checklists: opt(z.array(checklistItem)),
+  attachments: opt(z.array(attachment)),
 });
 export type BulkTask = z.infer<typeof bulkTask>;
 

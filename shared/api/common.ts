@@ -15,8 +15,18 @@ export const dateTime = z.iso.datetime({ offset: true, local: true });
 /** Epoch milliseconds, where the contract says so (timers, bulk cursors). */
 export const epochMs = z.number().int();
 
-/** A field the spec names but does not promise in every answer. */
+/**
+ * How every field of an answer that may be null is declared: `opt` or `nullable`, never
+ * `.nullable()` alone. A service that leaves null members out (Spring's common NON_NULL
+ * setting) sends nothing where the contract shows null, so absent must read as null; the
+ * walk over every answer schema in shared/api/nullable-fields.test.ts holds every field to it.
+ */
+
+/** A field the spec names but does not promise in every answer: absent and null say the same. */
 export const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
+
+/** A field the contract promises, null meaning something (the last bulk page): absent is null. */
+export const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
 
 /** A path parameter: an integer in the URL, a number in code. */
 export const pathId = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime } from './common';
+import { dateTime, nullable, opt } from './common';
 
 /** Successful answer: `{success:true, message, code, data?, timestamp}`; code mirrors HTTP. */
 export const envelope = <T extends z.ZodType>(data: T) =>
@@ -50,9 +50,9 @@ export const apiError = z.looseObject({
   message: z.string(),
   code: z.number().int(),
   status: z.string(),
-  path: z.string().nullish(),
-  timestamp: dateTime.nullish(),
-  errors: z.array(fieldError).nullish(),
+  path: opt(z.string()),
+  timestamp: opt(dateTime),
+  errors: opt(z.array(fieldError)),
 });
 export type ApiError = z.infer<typeof apiError>;
 
@@ -74,6 +74,6 @@ export const page = <T extends z.ZodType>(item: T) =>
 export const bulkPage = <T extends z.ZodType>(item: T) =>
   z.looseObject({
     items: z.array(item),
-    nextCursor: z.string().nullable(),
+    nextCursor: nullable(z.string()),
     serverTime: z.number().int(),
   });

@@ -16,7 +16,7 @@ export const upsertUsers = (db: Sqlite, refs: Iterable<UserRef | null | undefine
     if (!ref || seen.has(ref.userId)) continue;
     seen.add(ref.userId);
     // A bare {userId} carries no news: do not overwrite a fuller copy with it.
-    if (ref.firstName === undefined && ref.email === undefined) {
+    if (ref.firstName == null && ref.email == null) {
       stmt(db, 'INSERT OR IGNORE INTO users (user_id, ref) VALUES (?, ?)').run(
         ref.userId,
         JSON.stringify(ref),
