@@ -107,6 +107,9 @@ export const shell = {
     s.calls.push(`openPath ${file}`);
     return '';
   },
+  showItemInFolder: (file: string) => {
+    s.calls.push(`showItemInFolder ${file}`);
+  },
 };
 
 class FakeContents extends EventEmitter {
