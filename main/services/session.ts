@@ -16,6 +16,7 @@ import {
 import { replicaFilesDir } from '../../sync/db/replica-name';
 import type { EngineOptions, SyncEngine } from '../../sync/engine/engine-api';
 import type { EventHub } from '../bridge/events';
+import { wipeAccountFiles } from './account-files';
 import { replicasDir } from './data-layout';
 import { forwardEngineEvent } from './engine-events';
 import type { TokenVault } from './token-vault';
@@ -178,6 +179,12 @@ export class SessionService {
       }
       this.record = null;
       await this.options.vault.clear();
+      if (a) {
+        const account = { serverUrl: a.client.baseUrl.origin, userId: a.userId };
+        await wipeAccountFiles(replicasDir(this.options.dataDir), account).catch((error) =>
+          this.background('removing the signed-out account’s files failed', error),
+        );
+      }
       this.changed();
       return this.state();
     });

@@ -146,7 +146,8 @@ export const startWebBridge = async (options: WebBridgeOptions): Promise<WebBrid
       // A user's file must not run as a page of this origin (an HTML or SVG attachment).
       'content-security-policy':
         "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
-      'cache-control': 'private, max-age=300',
+      // The browser keeps no copy: signing out must leave the account's files nowhere.
+      'cache-control': 'no-store',
     });
     await streamFile(opened.handle, res);
   };

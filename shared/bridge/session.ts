@@ -61,6 +61,9 @@ export const sessionMethods = {
   'session.startDemo': method(noInput, sessionState),
   /** Another org of the same account: its own replica and engine. */
   'session.switchOrg': method(z.strictObject({ orgId: id.min(1) }), sessionState),
-  /** Stops the engine and wipes the stored tokens; the replica stays for the next sign-in. */
+  /**
+   * Stops the engine, wipes the stored tokens and the account's cached and opened files; the
+   * replica and its queued edits (and their staged uploads) stay for the next sign-in.
+   */
   'session.signOut': method(noInput, sessionState),
 };
