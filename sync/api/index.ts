@@ -17,6 +17,7 @@ export {
   MAX_CONNECTIONS,
   type Timeouts,
 } from './http';
+export { CursorPaging, MAX_EMPTY_PAGES, MAX_PAGES, NumberedPaging } from './paging';
 export type { ResolveOptions } from './project-task';
 export { serializeQuery } from './query';
 export { type ClockEstimate, type ClockSample, ServerClock } from './server-clock';

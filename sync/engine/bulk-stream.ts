@@ -1,6 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { BulkTask, Project } from '../../shared/api';
-import type { ApiClient } from '../api';
+import { type ApiClient, CursorPaging } from '../api';
 import { nextBatchSize } from '../db/batch-size';
 import { applyProjectItems } from '../db/queries/projects-write';
 import { readStreamState, type StreamState, writeStreamState } from '../db/queries/sync-state';
@@ -198,6 +198,8 @@ export const pullBulkStream = async (
   options.beforeMove?.catch((error: unknown) => {
     before.failed = { error };
   });
+  // A cursor the server already gave would page for ever: the read fails before that page.
+  const paging = new CursorPaging(stream === 'tasks' ? 'bulkTasks' : 'bulkProjects', state.cursor);
   let next = send(state.cursor);
   report(false);
   return staged ? withFillCache(replica, pageLoop, 'stage') : pageLoop();
@@ -211,8 +213,9 @@ export const pullBulkStream = async (
       // while this page is checked and written.
       const cursor = await pending.cursor;
       if (options.signal?.aborted) throw new PullCancelledError();
-      if (cursor) next = send(cursor);
+      if (cursor && !paging.has(cursor)) next = send(cursor);
       const page = await pending.page;
+      paging.next(page.nextCursor, page.count);
       // A cursor read ahead of the check that the checked page contradicts: ask again.
       if (page.nextCursor !== cursor && page.nextCursor !== null) next = send(page.nextCursor);
       // Decoded on this thread, the page was parsed and checked just now, in this same task:

@@ -1,5 +1,5 @@
 import type { Comment, Timesheet, TimesheetSummary } from '../../shared/api';
-import { type ApiClient, isApiClientError } from '../api';
+import { type ApiClient, isApiClientError, NumberedPaging } from '../api';
 import { first, qb } from '../db/kysely';
 import {
   type AttachmentFile,
@@ -82,13 +82,15 @@ export class LazyData {
       getComments(this.replica.db, taskId),
       async () => {
         const all: Comment[] = [];
+        const paging = new NumberedPaging('getTaskComments');
         for (let page = 0; ; page++) {
           const p = await this.client.ops.getTaskComments({
             path: { taskId },
             query: { page, size: 100 },
           });
+          const last = paging.check(page, p);
           all.push(...p.content);
-          if (p.last || p.content.length === 0) return all;
+          if (last) return all;
         }
       },
       (value, at) => putComments(this.replica.db, taskId, value, at),

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Notification } from '../../shared/api';
-import { type ApiClient, isApiClientError } from '../api';
+import { type ApiClient, isApiClientError, NumberedPaging } from '../api';
 import { replaceActiveTimers, replaceNotifications } from '../db/queries/activity-write';
 import { replaceSpaces } from '../db/queries/projects-write';
 import {
@@ -110,11 +110,13 @@ const pullActivity = async (
   const mode = 'delta' as const;
   const notifications: Notification[] = [];
   let total = 0;
+  const paging = new NumberedPaging('getNotifications');
   for (let page = 0; notifications.length < limit; page++) {
     const p = await client.ops.getNotifications({
       query: { page, size: 100 },
       signal: options.signal,
     });
+    const last = paging.check(page, p);
     total = p.totalElements;
     notifications.push(...p.content);
     options.onProgress?.({
@@ -125,7 +127,7 @@ const pullActivity = async (
       bytes: bytes(),
       done: false,
     });
-    if (p.last || p.content.length === 0) break;
+    if (last) break;
   }
   const timers = await client.ops.getActiveTimers({ signal: options.signal });
   if (options.signal?.aborted) throw new PullCancelledError();

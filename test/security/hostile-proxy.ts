@@ -4,17 +4,42 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type ApiClient, createApiClient, signIn } from '../../sync/api';
+import { openEngine } from '../../sync/engine/engine';
+import type { SyncEngine } from '../../sync/engine/engine-api';
+import { demo, tempDir } from '../sync/support';
 
 export interface Exchange {
   method: string;
   /** Path and query as the client sent them. */
   url: URL;
+  /** The status sent on: a rewrite may change it. */
   status: number;
   json: unknown;
 }
 
 /** Answers `undefined` to pass the answer on as the server sent it. */
 export type Rewrite = (exchange: Exchange) => unknown;
+
+/** An engine signed in as the demo user at `url` (org 1), through its first pull. */
+export const engineOn = async (
+  url: string,
+  opened: { close: () => Promise<void> }[],
+): Promise<{ client: ApiClient; engine: SyncEngine }> => {
+  const session = await signIn(url, demo.email, demo.password);
+  const client = createApiClient({ baseUrl: url, orgId: 1, session });
+  const engine = openEngine({
+    dataDir: tempDir('hostile-'),
+    client,
+    userId: client.session.user?.userId ?? 0,
+    pullIntervalMs: 3_600_000,
+    backoff: { baseMs: 20, capMs: 100 },
+  });
+  opened.push({ close: () => engine.close().then(() => client.close()) });
+  engine.start();
+  await engine.syncNow();
+  return { client, engine };
+};
 
 export interface HostileProxy {
   url: string;
@@ -30,7 +55,9 @@ export const startProxy = async (target: string, rewrite: Rewrite): Promise<Host
     const url = new URL(req.url ?? '/', base);
     requests.push(url.pathname);
     const headers = { ...req.headers, host: base.host, 'accept-encoding': 'identity' };
+    const exchange: Exchange = { method: req.method ?? 'GET', url, status: 502, json: null };
     const up = http.request(url, { method: req.method, headers }, (answer) => {
+      exchange.status = answer.statusCode ?? 502;
       const chunks: Buffer[] = [];
       answer.on('data', (c: Buffer) => chunks.push(c));
       answer.on('end', () => {
@@ -38,13 +65,13 @@ export const startProxy = async (target: string, rewrite: Rewrite): Promise<Host
         const type = String(answer.headers['content-type'] ?? '');
         if (type.includes('json') && body.byteLength > 0) {
           const json: unknown = JSON.parse(body.toString('utf8'));
-          const status = answer.statusCode ?? 0;
-          const out = rewrite({ method: req.method ?? 'GET', url, status, json });
+          exchange.json = json;
+          const out = rewrite(exchange);
           if (out !== undefined) body = Buffer.from(JSON.stringify(out), 'utf8');
         }
         const h = { ...answer.headers, 'content-length': String(body.byteLength) };
         delete h['transfer-encoding'];
-        res.writeHead(answer.statusCode ?? 502, h);
+        res.writeHead(exchange.status, h);
         res.end(body);
       });
       answer.on('error', () => res.destroy());

@@ -6,34 +6,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/app';
-import { type ApiClient, createApiClient, signIn } from '../../sync/api';
-import { openEngine } from '../../sync/engine/engine';
 import type { SyncEngine } from '../../sync/engine/engine-api';
 import { settle } from '../sync/engine-setup';
-import { demo, tempDir } from '../sync/support';
-import { type HostileProxy, startProxy, stripNulls } from './hostile-proxy';
+import { engineOn, type HostileProxy, startProxy, stripNulls } from './hostile-proxy';
 
 const opened: { close: () => Promise<void> }[] = [];
 afterEach(async () => {
   for (const o of opened.reverse()) await o.close();
   opened.length = 0;
 });
-
-const engineOn = async (url: string): Promise<{ client: ApiClient; engine: SyncEngine }> => {
-  const session = await signIn(url, demo.email, demo.password);
-  const client = createApiClient({ baseUrl: url, orgId: 1, session });
-  const engine = openEngine({
-    dataDir: tempDir('nonnull-'),
-    client,
-    userId: client.session.user?.userId ?? 0,
-    pullIntervalMs: 3_600_000,
-    backoff: { baseMs: 20, capMs: 100 },
-  });
-  opened.push({ close: () => engine.close().then(() => client.close()) });
-  engine.start();
-  await engine.syncNow();
-  return { client, engine };
-};
 
 /** What the replica learned from the server: every row of its tables, in a stable order. */
 const serverTables = [
@@ -172,8 +153,8 @@ describe('answers without their null fields (NON_NULL)', () => {
     });
     opened.push(proxy);
 
-    const plain = await engineOn(server.url);
-    const nonNull = await engineOn(proxy.url);
+    const plain = await engineOn(server.url, opened);
+    const nonNull = await engineOn(proxy.url, opened);
     expect(nonNull.engine.status().lastError).toBeNull();
     expect(plain.engine.status().lastError).toBeNull();
     expect(stripped).toBeGreaterThan(0);
