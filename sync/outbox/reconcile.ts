@@ -12,7 +12,7 @@
  *   a twin may exist: a visible twin beats a silent loss;
  * - none: the create is sent again.
  */
-import type { ApiClient } from '../api';
+import { type ApiClient, CursorPaging } from '../api';
 import { isApiClientError } from '../api/errors';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
@@ -154,10 +154,13 @@ const findTask: Finder = async (ctx, row, path, body) => {
   const parent = path.subtaskId === undefined ? (path.parentTaskId ?? path.taskId) : undefined;
   const items: Record<string, unknown>[] = [];
   let cursor: string | undefined;
+  // A cursor the server already gave would page for ever.
+  const paging = new CursorPaging('bulkTasks');
   do {
     const page = await ctx.client.ops.bulkTasks({
       query: { modifiedSince: since, size: 500, ...(cursor ? { cursor } : {}) },
     });
+    paging.next(page.nextCursor, page.items.length);
     items.push(...(page.items as Record<string, unknown>[]));
     cursor = page.nextCursor ?? undefined;
   } while (cursor);

@@ -6,8 +6,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/app';
+import type { Quirk } from '../../server/deps';
 import { getComments } from '../../sync/db/queries/lazy-cache';
 import type { SyncEngine } from '../../sync/engine/engine-api';
+import { admin } from '../sync/support';
 import { type Exchange, engineOn, type Rewrite, startProxy } from './hostile-proxy';
 
 const opened: { close: () => Promise<void> }[] = [];
@@ -19,11 +21,12 @@ afterEach(async () => {
 type Json = Record<string, unknown> & { data: Record<string, unknown> };
 
 /** The reference server behind a proxy whose rewrite can be swapped while it runs. */
-const hostile = async () => {
+const hostile = async (quirks: Quirk[] = []) => {
   const server: RunningServer = await startServer({
     dataDir: null,
     admin: true,
     seed: { kind: 'demo' },
+    quirks,
   });
   opened.push(server);
   const current: { rewrite: Rewrite } = { rewrite: () => undefined };
@@ -44,6 +47,24 @@ const endless = (path: string): Rewrite => {
     const page = e.json as Json;
     content ??= page.data.content;
     Object.assign(page.data, { content, last: false, empty: false });
+    return page;
+  };
+};
+
+/** Bulk answers of `path` whose cursor loops: each names 'again', which answers the same. */
+const loopingCursor = (path: string): Rewrite => {
+  let firstPage: Json | null = null;
+  return (e) => {
+    if (e.url.pathname !== path) return undefined;
+    // The server refuses the made-up cursor: the proxy answers it with the first page again.
+    if (e.url.searchParams.get('cursor') === 'again' && firstPage) {
+      e.status = 200;
+      return firstPage;
+    }
+    if (e.status !== 200) return undefined;
+    const page = e.json as Json;
+    page.data.nextCursor = 'again';
+    firstPage = page;
     return page;
   };
 };
@@ -75,20 +96,7 @@ describe('paging a hostile server', () => {
     const { engine } = await engineOn(h.proxy.url, opened);
     expect(engine.status().lastError).toBeNull();
     const before = rows(engine, 'projects');
-    let firstPage: Json | null = null;
-    h.current.rewrite = (e) => {
-      if (e.url.pathname !== '/v1/bulk/projects') return undefined;
-      // The server refuses the made-up cursor: the proxy answers it with the first page again.
-      if (e.url.searchParams.get('cursor') === 'again' && firstPage) {
-        e.status = 200;
-        return firstPage;
-      }
-      const page = bulkPage(e, '/v1/bulk/projects');
-      if (!page) return undefined;
-      page.data.nextCursor = 'again';
-      firstPage = page;
-      return page;
-    };
+    h.current.rewrite = loopingCursor('/v1/bulk/projects');
     const start = h.asked('/v1/bulk/projects');
     await engine.syncNow();
     expect(engine.status().lastError).toMatch(/cursor it already gave/);
@@ -136,5 +144,26 @@ describe('paging a hostile server', () => {
     // The same server, honest again: the comments come.
     h.current.rewrite = () => undefined;
     expect((await engine.lazy.comments(taskId)).value.length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('looking for a lost create in a bulk export that loops fails, and adopts nothing', async () => {
+    // A service that ignores Idempotency-Key: a create whose answer is lost is looked for.
+    const h = await hostile(['ignore-idempotency-key']);
+    const { engine } = await engineOn(h.proxy.url, opened);
+    await admin(h.server, 'faults', {
+      rules: [{ kind: 'drop', method: 'POST', pathPrefix: '/v1/tasks', count: 1 }],
+    });
+    const lost = engine.edit({ kind: 'task.create', fields: { taskTitle: 'Lost' } });
+    await engine.syncNow();
+    h.current.rewrite = loopingCursor('/v1/bulk/tasks');
+    const start = h.asked('/v1/bulk/tasks');
+    await engine.syncNow();
+    await engine.syncNow();
+    expect(engine.status().lastError).toMatch(/cursor it already gave/);
+    expect(h.asked('/v1/bulk/tasks') - start).toBeLessThanOrEqual(8);
+    const mapped = engine.replica.db
+      .prepare('SELECT server_id FROM local_ids WHERE entity_kind = ? AND local_id = ?')
+      .get('task', lost.id);
+    expect(mapped).toBeUndefined();
   }, 30_000);
 });
