@@ -51,6 +51,16 @@ CREATE TABLE IF NOT EXISTS tokens (
   revoked INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
+-- Added for refresh-token reuse detection (a table of its own: older files gain it as is).
+-- A family is one sign-in and every pair its refreshes gave; rotated_at marks a refresh
+-- token already exchanged. Tokens of older files have no row: a family of their own.
+CREATE TABLE IF NOT EXISTS token_families (
+  token_hash TEXT PRIMARY KEY REFERENCES tokens(token_hash) ON DELETE CASCADE,
+  family TEXT NOT NULL,
+  rotated_at INTEGER
+) STRICT;
+CREATE INDEX IF NOT EXISTS token_families_family ON token_families(family);
+
 CREATE TABLE IF NOT EXISTS spaces (
   space_id INTEGER PRIMARY KEY,
   org_id INTEGER NOT NULL REFERENCES orgs(org_id),

@@ -27,6 +27,8 @@ export class HttpError extends Error {
     message: string,
     readonly fieldErrors: FieldError[] = [],
     readonly headers: Record<string, string> = {},
+    /** The handler's writes are committed before the refusal is answered. */
+    readonly keepWrites = false,
   ) {
     super(message);
   }

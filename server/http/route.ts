@@ -48,13 +48,31 @@ export interface OpInput<E extends EndpointDef> {
   ctx: Ctx;
 }
 
-/** A handler runs inside one SQLite transaction; a throw rolls everything back. */
-export type OpHandler<K extends OperationId> = (
-  input: OpInput<Endpoints[K]>,
+/**
+ * A handler runs inside one SQLite transaction; a throw rolls everything back, except an
+ * HttpError with `keepWrites` (a refusal that must leave a mark, such as a revoked family).
+ */
+export type OpHandler<K extends OperationId, P = undefined> = (
+  input: OpInput<Endpoints[K]> & { prepared: P },
 ) => DataIn<Endpoints[K]>;
 
+/**
+ * Work that must not hold the transaction or the event loop (a password check on the thread
+ * pool): it runs after parsing and before the transaction; what it answers reaches the
+ * handler as `prepared`. `peer` is the caller's address.
+ */
+export type OpPrepare<K extends OperationId, P> = (
+  input: OpInput<Endpoints[K]> & { peer: string },
+) => Promise<P>;
+
 export interface Router {
-  op<K extends OperationId>(id: K, handler: OpHandler<K>): void;
+  op<K extends OperationId, P = undefined>(
+    id: K,
+    handler: OpHandler<K, P>,
+    prepare?: OpPrepare<K, P>,
+  ): void;
+  /** A route outside the endpoint table (this server's extensions). */
+  readonly app: FastifyInstance;
   readonly deps: ServerDeps;
 }
 
@@ -101,8 +119,9 @@ export const createRouter = (
   deps: ServerDeps,
   registered: Set<OperationId>,
 ): Router => ({
+  app,
   deps,
-  op(id, handler) {
+  op(id, handler, prepare) {
     const row: EndpointDef = endpoints[id];
     const paramsSchema = pathParamsSchema(row.path);
     const url = row.path.replace(/\{(\w+)\}/g, ':$1');
@@ -146,6 +165,15 @@ export const createRouter = (
             { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
           ]);
         }
+        let prepared: unknown;
+        if (prepare) {
+          try {
+            prepared = await prepare({ params, query, body, ctx, peer: req.ip } as never);
+          } catch (error) {
+            await discardUploads(uploads);
+            throw error;
+          }
+        }
         const hash =
           key === undefined
             ? ''
@@ -158,7 +186,10 @@ export const createRouter = (
               );
         const code = row.status ?? 200;
 
-        type Outcome = { replay: { status: number; response: string } } | { result: unknown };
+        type Outcome =
+          | { replay: { status: number; response: string } }
+          | { result: unknown }
+          | { refusal: HttpError };
         let outcome: Outcome;
         try {
           outcome = deps.db.transaction((): Outcome => {
@@ -180,7 +211,13 @@ export const createRouter = (
                 return { replay: { status: prior.status, response: prior.response } };
               }
             }
-            const result = handler({ params, query, body, ctx } as never);
+            let result: unknown;
+            try {
+              result = handler({ params, query, body, ctx, prepared } as never);
+            } catch (error) {
+              if (error instanceof HttpError && error.keepWrites) return { refusal: error };
+              throw error;
+            }
             if (key !== undefined && row.produces !== 'binary') {
               const data = deps.checkResponses ? checkData(row, id, result) : result;
               deps.db
@@ -203,6 +240,10 @@ export const createRouter = (
           throw error;
         }
 
+        if ('refusal' in outcome) {
+          await discardUploads(uploads);
+          throw outcome.refusal;
+        }
         if ('replay' in outcome) {
           // A replayed create must not leave the second copy of the files behind.
           await discardUploads(uploads);

@@ -1,4 +1,4 @@
-import { hashPassword } from '../auth/passwords';
+import { hashPasswordForSeed } from '../auth/passwords';
 import type { ServerDeps } from '../deps';
 import { addOrgMember, createOrg, createUser } from './fixtures';
 import { createRng } from './rng';
@@ -136,7 +136,7 @@ export const seedBench = (deps: ServerDeps, taskCount: number): string => {
   const n = Math.max(0, Math.floor(taskCount));
   const rng = createRng(0xbe7c4);
   const dayStart = now - (((now % DAY) + DAY) % DAY);
-  const hash = hashPassword('demo1234');
+  const hash = hashPasswordForSeed('demo1234');
 
   const projectCount = n === 0 ? 0 : Math.max(1, Math.round(n / TASKS_PER_PROJECT));
   const personalCount = projectCount === 0 ? n : Math.round(n * 0.1);

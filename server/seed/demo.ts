@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashPassword } from '../auth/passwords';
+import { hashPasswordForSeed } from '../auth/passwords';
 import type { ServerDeps } from '../deps';
 import { addComments, addTimers } from './demo-activity';
 import { addAttachments } from './demo-attachments';
@@ -25,9 +25,9 @@ export const seedDemo = (deps: ServerDeps): string => {
   const now = deps.clock.now();
   const rng = createRng(0x5eed_de30);
   const hashes = {
-    demo: hashPassword('demo1234'),
-    other: hashPassword('other1234'),
-    colleague: hashPassword('welcome1234'),
+    demo: hashPasswordForSeed('demo1234'),
+    other: hashPasswordForSeed('other1234'),
+    colleague: hashPasswordForSeed('welcome1234'),
   };
 
   // Files first: a row never points at a file that is not there.

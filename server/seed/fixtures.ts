@@ -1,4 +1,4 @@
-import { hashPassword } from '../auth/passwords';
+import { hashPasswordForSeed } from '../auth/passwords';
 import type { Db } from '../db/open';
 import {
   defaultProjectHealth,
@@ -47,7 +47,7 @@ export const createUser = (db: Db, u: NewUser, now: number, passwordHash?: strin
         u.email,
         u.firstName,
         u.lastName,
-        passwordHash ?? hashPassword(u.password),
+        passwordHash ?? hashPasswordForSeed(u.password),
         u.color ?? '#6366f1',
         now,
       ).lastInsertRowid,
