@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { attachment } from './attachments';
 import { checklistItem } from './checklists';
-import { opt } from './common';
+import { cursor, opt } from './common';
 import { project } from './projects';
 import { task } from './tasks';
 
@@ -14,11 +14,9 @@ export type BulkTask = z.infer<typeof bulkTask>;
 
 export const bulkProject = project;
 
-const cursorValue = z.string().min(1).max(500);
-
 export const bulkQuery = z.object({
   modifiedSince: z.coerce.number().int().min(0).optional(),
-  cursor: cursorValue.optional(),
+  cursor: cursor.optional(),
   size: z.coerce.number().int().min(1).max(5_000).default(500),
 });
 export type BulkQuery = z.infer<typeof bulkQuery>;

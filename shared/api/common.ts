@@ -28,6 +28,9 @@ export const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
 /** A field the contract promises, null meaning something (the last bulk page): absent is null. */
 export const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
 
+/** An opaque bulk cursor: what the server hands out is what the client can send back. */
+export const cursor = z.string().min(1).max(500);
+
 /** A path parameter: an integer in the URL, a number in code. */
 export const pathId = z
   .union([z.number(), z.string().regex(/^\d{1,16}$/, 'must be a positive integer')])

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, nullable, opt } from './common';
+import { cursor, dateTime, nullable, opt } from './common';
 
 /** Successful answer: `{success:true, message, code, data?, timestamp}`; code mirrors HTTP. */
 export const envelope = <T extends z.ZodType>(data: T) =>
@@ -74,6 +74,6 @@ export const page = <T extends z.ZodType>(item: T) =>
 export const bulkPage = <T extends z.ZodType>(item: T) =>
   z.looseObject({
     items: z.array(item),
-    nextCursor: nullable(z.string()),
+    nextCursor: nullable(cursor),
     serverTime: z.number().int(),
   });

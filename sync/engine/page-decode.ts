@@ -5,7 +5,7 @@
  * is none.
  */
 import { z } from 'zod';
-import { type BulkTask, endpoints, nullable } from '../../shared/api';
+import { type BulkTask, cursor, endpoints, nullable } from '../../shared/api';
 import { decodeResponse } from '../api/call';
 import { encodeStagePage, type StagePage } from '../db/queries/task-rows';
 
@@ -26,7 +26,7 @@ export interface DecodedStagePage {
 }
 
 /** The cursor of a parsed page, checked as far as a request needs it, before the whole page. */
-const cursorOf = z.looseObject({ data: z.looseObject({ nextCursor: nullable(z.string()) }) });
+const cursorOf = z.looseObject({ data: z.looseObject({ nextCursor: nullable(cursor) }) });
 
 /** How far from the end of an answer its `nextCursor` is looked for (the envelope's tail). */
 const TAIL_BYTES = 1024;
