@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { isBridgeError, type SyncStatus } from '../../shared/bridge';
+import { isBridgeError, isLoopbackHost, type SyncStatus } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
 import { bridge } from '../data/bridge';
 import { clearCache } from '../data/query';
@@ -24,9 +24,16 @@ export function SignIn() {
   const [serverUrl, setServerUrl] = useState('https://');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [allowInsecureHttp, setAllowInsecureHttp] = useState(false);
   const [busy, setBusy] = useState<'demo' | 'sign-in' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+
+  // Plain http:// to another machine: the password and tokens would cross the network in clear.
+  const insecure = (() => {
+    const url = URL.parse(serverUrl.trim());
+    return url?.protocol === 'http:' && !isLoopbackHost(url.hostname);
+  })();
 
   const run = async (what: 'demo' | 'sign-in') => {
     setBusy(what);
@@ -40,6 +47,7 @@ export function SignIn() {
               serverUrl: serverUrl.trim(),
               email: email.trim(),
               password,
+              ...(insecure && allowInsecureHttp ? { allowInsecureHttp: true } : {}),
             });
       clearCache();
       useApp.setState({ session });
@@ -90,6 +98,16 @@ export function SignIn() {
             error={fieldErrors.serverUrl}
             required
           />
+          {insecure ? (
+            <label className="insecure-http">
+              <input
+                type="checkbox"
+                checked={allowInsecureHttp}
+                onChange={(e) => setAllowInsecureHttp(e.target.checked)}
+              />{' '}
+              Sign in without encryption: my password and session travel in clear over plain http://
+            </label>
+          ) : null}
           <TextField
             label="Email"
             type="email"

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeContract } from '../../shared/bridge';
 import { type BridgeFixture, startBridgeFixture } from '../bridge/support';
+import { type AppFixture, launchChromium, removeDir, startApp } from '../e2e/support';
 
 // Issue 15 item 4: plain http:// to another machine sends the password and every token in
 // clear. Sign-in refuses it unless the user says so explicitly (`allowInsecureHttp`); loopback
@@ -107,5 +109,47 @@ describe('sign-in over plain http', () => {
       const local = f.server.url.replace('127.0.0.1', 'localhost');
       expect((await f.call('session.signIn', { ...base, serverUrl: local })).signedIn).toBe(true);
     });
+  });
+
+  describe.skipIf(!outsideAddress)('in the sign-in form (Chromium)', () => {
+    let app: AppFixture;
+    let browser: Browser;
+    let listener: Server;
+    const seen: string[] = [];
+    let url = '';
+    beforeAll(async () => {
+      app = await startApp();
+      browser = await launchChromium();
+      listener = createServer((req, res) => {
+        seen.push(`${req.method} ${req.url}`);
+        req.resume();
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+      await new Promise<void>((r) => listener.listen(0, outsideAddress, r));
+      url = `http://${outsideAddress}:${(listener.address() as AddressInfo).port}`;
+    }, 180_000);
+    afterAll(async () => {
+      await browser?.close();
+      await app?.close();
+      if (app) removeDir(app.dataDir);
+      await new Promise<void>((r) => (listener?.listening ? listener.close(() => r()) : r()));
+    });
+
+    it('says why, and asks for an explicit yes before sending anything', async () => {
+      const page = await browser.newPage();
+      await page.goto(app.web.url);
+      await page.getByLabel('Server URL', { exact: true }).fill(url);
+      await page.getByLabel('Email', { exact: true }).fill('demo@example.com');
+      await page.getByLabel('Password', { exact: true }).fill('demo1234');
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByText('sends your password and tokens in clear').first().waitFor();
+      expect(seen).toEqual([]);
+      await page.getByLabel(/Sign in without encryption/).check();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await page.getByText('did not match').waitFor();
+      expect(seen.length).toBeGreaterThan(0);
+      await page.close();
+    }, 60_000);
   });
 });
