@@ -19,7 +19,7 @@ import {
   shell,
 } from 'electron';
 import { startWorkerHost, type WorkerHost } from '../host/worker-host';
-import { replicasDir } from '../services/data-layout';
+import { desktopSessionFile, replicasDir } from '../services/data-layout';
 import { fileTokenVault } from '../services/token-vault';
 import {
   APP_ENTRY_URL,
@@ -107,7 +107,7 @@ async function launch(): Promise<void> {
 
   const vault = safeStorageTokenVault(
     safeStorage,
-    fileTokenVault(path.join(dataDir, 'session.bin')),
+    fileTokenVault(desktopSessionFile(dataDir)),
   );
   if (vault.mode === 'memory-only') {
     log('no OS key store: you will be asked to sign in at every launch');
