@@ -174,7 +174,8 @@ export class SessionService {
       const a = this.active;
       await this.deactivate();
       if (a) {
-        a.session.signOut();
+        // Ends the session on the server too: a copy of the tokens is worth nothing after.
+        await a.session.revoke();
         await a.client.close();
       }
       this.record = null;

@@ -5,7 +5,7 @@
  */
 import type { AuthTokens, Organization } from '../../shared/api/auth';
 import type { UserRef } from '../../shared/api/common';
-import { type CallContext, DEFAULT_USER_AGENT, executeOperation } from './call';
+import { buildUrl, type CallContext, DEFAULT_USER_AGENT, executeOperation } from './call';
 import { ApiClientError, asOperation, isApiClientError } from './errors';
 import { createHttp, type Http, type HttpOptions } from './http';
 
@@ -59,6 +59,12 @@ export interface Session {
   refreshAfterUnauthorized(rejected: string, operationId: string): Promise<string>;
   /** Forget the tokens; every later call fails with `auth`. */
   signOut(): void;
+  /**
+   * Signs out, and asks the server to end the session too (`POST /v1/auth/revoke`, the
+   * reference server's extension): best effort, bounded; a service without it (404), an
+   * error or a timeout changes nothing here.
+   */
+  revoke(): Promise<void>;
   /** Ends the session's own HTTP layer (not a shared one). */
   close(): Promise<void>;
 }
@@ -200,6 +206,23 @@ const buildSession = (
     },
     signOut() {
       tokens = undefined;
+    },
+    async revoke() {
+      const current = tokens;
+      tokens = undefined;
+      if (!current) return;
+      try {
+        await http.send({
+          operationId: 'authRevoke',
+          method: 'POST',
+          url: buildUrl(base, '/v1/auth/revoke', ''),
+          headers: { 'content-type': 'application/json', 'user-agent': userAgent },
+          body: JSON.stringify({ refreshToken: current.refreshToken }),
+          timeouts: { totalMs: 5_000 },
+        });
+      } catch {
+        // Signed out here whatever the server says; its tokens then die of old age.
+      }
     },
     close() {
       return ownsHttp ? http.close() : Promise.resolve();
