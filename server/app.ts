@@ -119,6 +119,8 @@ export const buildApp = async (options: ServerOptions): Promise<BuiltApp> => {
   // from answers must not see two clocks on one answer.
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('date', new Date(deps.clock.now()).toUTCString());
+    // No answer of this server is ever to be sniffed into something else (HTML from JSON).
+    reply.header('x-content-type-options', 'nosniff');
     return payload;
   });
   registerFaultHooks(app, deps);

@@ -107,6 +107,16 @@ describe('upload errors', () => {
   });
 });
 
+describe('every answer', () => {
+  it('says nosniff, errors and JSON included', async () => {
+    const res = await json('/v1/auth/token', { email: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const missing = await fetch(`${server.url}/nowhere`);
+    expect(missing.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
 describe('attachment content', () => {
   it('is sent with nosniff, as a download with a safe file name', async () => {
     const name = 'report; q1 “final” é.txt';
