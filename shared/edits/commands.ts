@@ -53,8 +53,9 @@ export const uploadFile = z.strictObject({
 });
 export type UploadFile = z.infer<typeof uploadFile>;
 
+/** Strict: a misspelt or foreign key is refused, never quietly dropped. */
 const cmd = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
-  z.object({ kind: z.literal(kind), ...shape });
+  z.strictObject({ kind: z.literal(kind), ...shape });
 
 export const editCommand = z.discriminatedUnion('kind', [
   // A personal task (neither), a project task (projectId) or a subtask (parentTaskId: the

@@ -269,7 +269,8 @@ describe.sequential('the app in Chromium over browser mode', () => {
     );
     // A status the server does not know (statuses are learned from data, so the UI sends it).
     await page.evaluate(async (id) => {
-      const secret = new URL(location.href).searchParams.get('secret') ?? '';
+      // The page took the secret off its URL into this tab's sessionStorage.
+      const secret = sessionStorage.getItem('worktray.secret') ?? '';
       await fetch('/bridge/edits.apply', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-worktray-secret': secret },
