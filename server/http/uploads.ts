@@ -124,8 +124,9 @@ export const receiveUploads = async (
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw badRequest('too many parts in the upload');
     if (error instanceof HttpError) throw error;
-    // The cause may name server paths (a write that failed): it stays in the server's log.
-    process.stderr.write(`upload could not be read: ${(error as Error).message}\n`);
+    // A file system failure (disk full, permissions) is the server's: a 500, logged, whose
+    // answer names no path. Anything else is a malformed upload: a plain 400.
+    if ((error as { syscall?: string }).syscall) throw error;
     throw badRequest('the upload could not be read');
   }
   const violations = checkUpload(stored.map((s) => ({ name: s.originalName, size: s.size })));
