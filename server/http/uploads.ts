@@ -95,17 +95,26 @@ export const receiveUploads = async (
         extension,
       };
       stored.push(entry);
-      await pipeline(
-        part.file,
-        new Transform({
-          transform(chunk: Buffer, _enc, done) {
-            size += chunk.length;
-            hash.update(chunk);
-            done(null, chunk);
-          },
-        }),
-        createWriteStream(path),
-      );
+      const out = createWriteStream(path);
+      // A failed pipeline rejects as soon as the upload breaks, while the file may still be
+      // being opened: the clean-up must wait for it, or the file appears after its unlink.
+      const closed = new Promise<void>((resolve) => out.once('close', resolve));
+      try {
+        await pipeline(
+          part.file,
+          new Transform({
+            transform(chunk: Buffer, _enc, done) {
+              size += chunk.length;
+              hash.update(chunk);
+              done(null, chunk);
+            },
+          }),
+          out,
+        );
+      } catch (error) {
+        await closed;
+        throw error;
+      }
       entry.size = size;
       entry.sha256 = hash.digest('hex');
     }

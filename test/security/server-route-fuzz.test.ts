@@ -300,13 +300,19 @@ describe('route body fuzz', () => {
     timeout: 120_000,
   }, async () => {
     const statuses = new Map<number, number>();
+    // Only the operation id goes into the counterexample (a row holds whole zod schemas).
+    const byId = new Map(rows);
+    const rowOf = (id: string): EndpointDef => {
+      const row = byId.get(id);
+      if (!row) throw new Error(`no row ${id}`);
+      return row;
+    };
     const arbitrary = fc
-      .constantFrom(...rows)
-      .chain(([id, row]) =>
-        fc.tuple(fc.constant(id), fc.constant(row), pathFor(row), payloadFor(row)),
-      );
+      .constantFrom(...byId.keys())
+      .chain((id) => fc.tuple(fc.constant(id), pathFor(rowOf(id)), payloadFor(rowOf(id))));
     await fc.assert(
-      fc.asyncProperty(arbitrary, async ([id, row, path, payload]) => {
+      fc.asyncProperty(arbitrary, async ([id, path, payload]) => {
+        const row = rowOf(id);
         const before = dump();
         let res: Response;
         let text: string;
