@@ -105,10 +105,7 @@ async function launch(): Promise<void> {
     createAppProtocolHandler(path.join(app.getAppPath(), 'renderer', 'dist')),
   );
 
-  const vault = safeStorageTokenVault(
-    safeStorage,
-    fileTokenVault(desktopSessionFile(dataDir)),
-  );
+  const vault = safeStorageTokenVault(safeStorage, fileTokenVault(desktopSessionFile(dataDir)));
   if (vault.mode === 'memory-only') {
     log('no OS key store: you will be asked to sign in at every launch');
   }
