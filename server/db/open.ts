@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteOpenOptions } from '../../shared/native-binding';
 import { neverReusedIds, schemaSql, schemaVersion } from './schema';
 
 export type Db = Database.Database;
@@ -12,7 +13,16 @@ export const openDb = (dataDir: string | null): Db => {
     mkdirSync(dataDir, { recursive: true });
     file = join(dataDir, 'server.sqlite');
   }
-  const db = new Database(file);
+  // Inside Electron (the demo server embedded in the app's host): the build for its ABI.
+  const db = new Database(
+    file,
+    sqliteOpenOptions({
+      electron: process.versions.electron,
+      env: process.env,
+      resourcesPath: (process as { resourcesPath?: string }).resourcesPath,
+      exists: existsSync,
+    }),
+  );
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

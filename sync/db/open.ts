@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteOpenOptions } from '../../shared/native-binding';
 import { migrate } from './migrate';
 import { type ReplicaKey, replicaFileName } from './replica-name';
 
@@ -14,6 +15,18 @@ export {
   replicaFolderOf,
 } from './replica-name';
 
+/**
+ * better-sqlite3's options for this process: inside Electron, the build prepared for its ABI
+ * (shared/native-binding.ts); in Node, none.
+ */
+export const processSqliteOptions = (): { nativeBinding?: string } =>
+  sqliteOpenOptions({
+    electron: process.versions.electron,
+    env: process.env,
+    resourcesPath: (process as { resourcesPath?: string }).resourcesPath,
+    exists: existsSync,
+  });
+
 export const openReplicaFile = (dataDir: string, key: ReplicaKey): Sqlite => {
   mkdirSync(dataDir, { recursive: true });
   return openSqlite(join(dataDir, replicaFileName(key)));
@@ -21,7 +34,7 @@ export const openReplicaFile = (dataDir: string, key: ReplicaKey): Sqlite => {
 
 /** Opens a SQLite file (or ':memory:') with the replica's settings and schema. */
 export const openSqlite = (file: string): Sqlite => {
-  const db = new Database(file);
+  const db = new Database(file, processSqliteOptions());
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode: commits survive a crash or kill of the app (the crash test proves
   // it); only a power loss or OS crash may lose the last ones before a checkpoint. FULL

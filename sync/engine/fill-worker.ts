@@ -7,6 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
+import { processSqliteOptions } from '../db/open';
 import { buildDeferredIndex } from '../db/queries/tasks-stage-indexes';
 import { type FromFillWorker, toFailure, toFillWorker } from './fill-protocol';
 import { decodeStagePage } from './page-decode';
@@ -23,7 +24,7 @@ let db: Database.Database | null = null;
 const connection = (file: string) => {
   if (db?.name !== file) {
     db?.close();
-    db = new Database(file, { fileMustExist: true });
+    db = new Database(file, { fileMustExist: true, ...processSqliteOptions() });
     // better-sqlite3's default cache is 16 MB, which an index build filled (+20 MB of peak
     // RSS); checkpoints need none, and a build reads each table once (4 MB: as fast; 1 MB
     // was ~30% slower, its sorts spilling more).
