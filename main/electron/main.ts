@@ -70,6 +70,7 @@ async function launch(): Promise<void> {
   let host: WorkerHost | null = null;
   let shell_: TrayShell | null = null;
   let pendingTask: number | null = deepLinkFromArgv(process.argv)?.taskId ?? null;
+  let pendingSync = false;
   let pageReady = false;
   let quitting = false;
 
@@ -78,8 +79,16 @@ async function launch(): Promise<void> {
     showWindow();
     flushNavigation();
   };
+  const openSync = () => {
+    pendingSync = true;
+    showWindow();
+    flushNavigation();
+  };
   const flushNavigation = () => {
-    if (pendingTask === null || !pageReady || !host) return;
+    if (!pageReady || !host) return;
+    if (pendingSync) host.emit('app.openView', { view: 'sync' });
+    pendingSync = false;
+    if (pendingTask === null) return;
     host.emit('app.navigate', { taskId: pendingTask });
     pendingTask = null;
   };
@@ -180,6 +189,7 @@ async function launch(): Promise<void> {
   shell_ = startTrayShell(endpoint, dataDir, {
     openApp: showWindow,
     openTask,
+    openSync,
     quit: () => app.quit(),
     log,
   });

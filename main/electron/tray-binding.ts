@@ -25,6 +25,7 @@ import { trayIconPng } from './tray-icon';
 export interface ShellHooks {
   openApp(): void;
   openTask(taskId: number): void;
+  openSync(): void;
   quit(): void;
   log(message: string): void;
 }

@@ -5,6 +5,7 @@ import {
   bridgeEvents,
   bridgeMethodNames,
   type NotificationRow,
+  type SyncStatus,
 } from '../../shared/bridge';
 import type { EditCommand } from '../../shared/edits/commands';
 import { type Implementation, registerBridge } from '../bridge/dispatcher';
@@ -34,6 +35,7 @@ export const memoryHost = (now: () => number, titles: Record<number, string>) =>
   let nativeNotifications = true;
   let nextTrack = 1;
   let refuse: string | null = null;
+  let syncStatus: SyncStatus | null = null;
   const hub = createEventHub(bridgeEvents);
 
   const running = (t: Timer) =>
@@ -166,6 +168,7 @@ export const memoryHost = (now: () => number, titles: Record<number, string>) =>
       };
     },
     'edits.apply': (c: EditCommand) => edit(c),
+    'sync.status': () => (signedIn ? syncStatus : null),
     'settings.get': () => ({
       theme: 'system',
       idleMinutes: 5,
@@ -193,6 +196,32 @@ export const memoryHost = (now: () => number, titles: Record<number, string>) =>
     },
     setNativeNotifications: (on: boolean) => {
       nativeNotifications = on;
+    },
+    /** The engine's status from now on, announced as the host does (`sync.status`). */
+    setSync: (status: { online: boolean; pending: number; failed: number }) => {
+      syncStatus = {
+        online: status.online,
+        activity: 'idle',
+        paused: false,
+        needsSignIn: false,
+        pending: status.pending,
+        pendingByKind: status.pending > 0 ? { timer: status.pending } : {},
+        failed: Array.from({ length: status.failed }, (_, i) => ({
+          mutationId: i + 1,
+          kind: 'timer',
+          entity: `timer:${i + 1}`,
+          state: 'failed' as const,
+          error: null,
+          attempts: 1,
+          updatedAt: now(),
+        })),
+        nextRetryAt: null,
+        lastSyncAt: null,
+        lastError: null,
+        bootstrap: null,
+        notices: [],
+      };
+      hub.emit('sync.status', syncStatus);
     },
     refuseNext: (kind: string | null) => {
       refuse = kind;

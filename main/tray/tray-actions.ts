@@ -24,6 +24,7 @@ export const editsForAction = (action: TrayAction): EditCommand[] => {
       ];
     case 'open-app':
     case 'open-task':
+    case 'open-sync':
     case 'quit':
       return [];
   }

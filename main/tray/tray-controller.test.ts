@@ -31,6 +31,7 @@ const setup = () => {
     hooks: {
       openApp: () => opened.push('app'),
       openTask: (id) => opened.push(`task ${id}`),
+      openSync: () => opened.push('sync'),
       quit: () => opened.push('quit'),
       showError: (m) => errors.push(m),
     },
@@ -176,5 +177,28 @@ describe('TrayController over the bridge', () => {
     s.host.signOut();
     await s.tray.refresh();
     expect(s.labels()[0]).toBe('Sign in to track time');
+  });
+
+  it('shows the sync state beside the timer and follows the engine status events', async () => {
+    const s = setup();
+    await s.host.endpoint.call('edits.apply', { kind: 'timer.start', taskId: 11 });
+    s.host.setSync({ online: true, pending: 0, failed: 0 });
+    await s.tray.start();
+    expect(s.labels()).toContain('All synced');
+
+    s.host.setSync({ online: false, pending: 3, failed: 0 });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(s.labels()).toContain('Offline — 3 edits waiting');
+    expect(s.shown.tooltip).toBe('Worktray: Write notes (0:00:00)');
+
+    s.host.setSync({ online: true, pending: 0, failed: 1 });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(s.labels()).not.toContain('Offline — 3 edits waiting');
+    await s.tray.perform(s.action('1 edit failed — open Sync'));
+    expect(s.opened).toEqual(['sync']);
+
+    s.host.signOut();
+    await s.tray.refresh();
+    expect(s.labels()).not.toContain('1 edit failed — open Sync');
   });
 });

@@ -1,6 +1,7 @@
-import { isBridgeError } from '../../shared/bridge';
+import { isBridgeError, type SyncStatus } from '../../shared/bridge';
 import type { BridgeEndpoint } from '../bridge/endpoint';
 import { callBridge, editsPort } from './bridge-calls';
+import { type TraySync, traySyncFrom } from './sync-line';
 import { signedOutState, type TrayTimerState, trayStateFrom } from './timer-state';
 import { applyEdits, editsForAction, shortcutAction } from './tray-actions';
 import { buildTrayView, type TrayAction, type TrayItem, trayMenuKey } from './tray-menu';
@@ -15,6 +16,8 @@ export interface TrayPort {
 export interface TrayHooks {
   openApp(): void;
   openTask(taskId: number): void;
+  /** The window on its Sync view, where failed edits are retried or given up. */
+  openSync(): void;
   quit(): void;
   /** A tray action the host refused (shown to the user, e.g. as a notice). */
   showError(message: string): void;
@@ -37,10 +40,12 @@ const touchesTimers = (entities: readonly string[]) =>
 /**
  * Keeps the tray in step with the user's timer. It reads the timer from the host when the
  * replica says timers (or task titles) changed, and otherwise only recomputes the ticking time
- * locally (`tick`, once a second), so an idle tray costs the engine nothing.
+ * locally (`tick`, once a second), so an idle tray costs the engine nothing. The sync line
+ * follows the engine's own status events.
  */
 export class TrayController {
   private current: TrayTimerState;
+  private sync: TraySync | null = null;
   private menuKey = '';
   private readonly now: () => number;
   private readonly delay: number;
@@ -55,6 +60,10 @@ export class TrayController {
     this.current = signedOutState(this.now());
   }
 
+  get syncState(): TraySync | null {
+    return this.sync;
+  }
+
   get state(): TrayTimerState {
     return this.current;
   }
@@ -62,7 +71,11 @@ export class TrayController {
   start(): Promise<void> {
     this.off = this.options.endpoint.subscribe((event, payload) => {
       if (event === 'session.changed') this.schedule();
-      else if (event === 'replica.changed' || event === 'entity.rekeyed') {
+      else if (event === 'sync.status') {
+        const next = traySyncFrom(payload as SyncStatus);
+        if (this.current.signedIn) this.sync = next;
+        this.render();
+      } else if (event === 'replica.changed' || event === 'entity.rekeyed') {
         const p = payload as { entities?: string[]; from?: string };
         if (touchesTimers(p.entities ?? (p.from ? [p.from] : []))) this.schedule();
       }
@@ -85,6 +98,7 @@ export class TrayController {
       do {
         this.again = false;
         this.current = await this.read();
+        this.sync = this.current.signedIn ? await this.readSync() : null;
         this.render();
         this.options.onRead?.(this.current);
       } while (this.again);
@@ -103,6 +117,7 @@ export class TrayController {
     const { hooks, endpoint } = this.options;
     if (action.kind === 'open-app') return hooks.openApp();
     if (action.kind === 'open-task') return hooks.openTask(action.taskId);
+    if (action.kind === 'open-sync') return hooks.openSync();
     if (action.kind === 'quit') return hooks.quit();
     try {
       await applyEdits(editsPort(endpoint), editsForAction(action));
@@ -143,12 +158,21 @@ export class TrayController {
     }
   }
 
+  /** A failed read keeps the last line: the next status event brings a fresh one. */
+  private async readSync(): Promise<TraySync | null> {
+    try {
+      return traySyncFrom(await callBridge(this.options.endpoint, 'sync.status', {}));
+    } catch {
+      return this.sync;
+    }
+  }
+
   private render(): void {
     const { tray } = this.options;
-    const view = buildTrayView(this.current, this.now());
+    const view = buildTrayView(this.current, this.now(), this.sync);
     tray.setTitle(view.title);
     tray.setToolTip(view.tooltip);
-    const key = trayMenuKey(this.current);
+    const key = trayMenuKey(this.current, this.sync);
     if (key !== this.menuKey) {
       this.menuKey = key;
       tray.setMenu(view.items, (action) => void this.perform(action));

@@ -1,3 +1,4 @@
+import { syncItems, type TraySync } from './sync-line';
 import {
   elapsedSeconds,
   formatElapsed,
@@ -21,6 +22,8 @@ export type TrayAction =
   | { kind: 'switch'; trackId: number; taskId: number }
   | { kind: 'open-app' }
   | { kind: 'open-task'; taskId: number }
+  /** The window on its Sync view (edits failed). */
+  | { kind: 'open-sync' }
   | { kind: 'quit' };
 
 export type TrayItem =
@@ -48,7 +51,17 @@ const footer: TrayItem[] = [
   { type: 'action', label: `Quit ${APP_NAME}`, action: { kind: 'quit' } },
 ];
 
-export const buildTrayView = (state: TrayTimerState, now: number): TrayView => {
+/** The sync lines and a separator before the footer; nothing without an engine status. */
+const syncBlock = (sync: TraySync | null): TrayItem[] => {
+  const items = syncItems(sync);
+  return items.length > 0 ? [...items, sep] : [];
+};
+
+export const buildTrayView = (
+  state: TrayTimerState,
+  now: number,
+  sync: TraySync | null = null,
+): TrayView => {
   if (!state.signedIn) {
     return {
       title: '',
@@ -75,6 +88,7 @@ export const buildTrayView = (state: TrayTimerState, now: number): TrayView => {
           ? [{ type: 'label', label: 'Start a timer on' } as TrayItem, ...starts]
           : [{ type: 'label', label: 'No recent tasks' } as TrayItem]),
         sep,
+        ...syncBlock(sync),
         ...footer,
       ],
     };
@@ -108,6 +122,7 @@ export const buildTrayView = (state: TrayTimerState, now: number): TrayView => {
         ? [sep, { type: 'submenu', label: 'Switch task', items: switches } as TrayItem]
         : []),
       sep,
+      ...syncBlock(sync),
       ...footer,
     ],
   };
@@ -117,5 +132,5 @@ export const buildTrayView = (state: TrayTimerState, now: number): TrayView => {
  * What changes the menu (everything but the ticking time): the binding rebuilds the native menu
  * when this key changes and only refreshes the title and tooltip each second.
  */
-export const trayMenuKey = (state: TrayTimerState): string =>
-  JSON.stringify([state.signedIn, state.active, state.recent]);
+export const trayMenuKey = (state: TrayTimerState, sync: TraySync | null = null): string =>
+  JSON.stringify([state.signedIn, state.active, state.recent, sync]);

@@ -115,6 +115,7 @@ export function connect(): () => void {
       })),
     ),
     b.on('app.navigate', ({ taskId }) => useApp.setState({ openTaskId: taskId })),
+    b.on('app.openView', ({ view }) => useApp.setState({ route: { view } })),
   ];
   void (async () => {
     try {

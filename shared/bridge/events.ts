@@ -32,4 +32,6 @@ export const bridgeEvents = {
   'notifications.arrived': z.object({ notificationIds: z.array(z.number().int()) }),
   /** Open a task (deep link, notification click). */
   'app.navigate': z.object({ taskId: entityId }),
+  /** Open one of the window's views (the tray's "edits failed — open Sync"). */
+  'app.openView': z.object({ view: z.enum(['sync']) }),
 };

@@ -43,6 +43,7 @@ export const bridgeMethodNameList = [
 
 export const bridgeEventNameList = [
   'app.navigate',
+  'app.openView',
   'entity.rekeyed',
   'notifications.arrived',
   'pull.progress',
