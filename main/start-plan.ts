@@ -1,9 +1,11 @@
 /**
- * What `npm start` does before it runs anything, apart from main/start.ts (which runs at
- * import): the renderer built when missing, and the environment the Electron app starts with.
+ * What `npm start` decides before it runs anything, apart from main/start.ts (which runs at
+ * import): whether the Electron runtime is there, which parts of the desktop app are missing
+ * or older than their sources, and so which to build before starting Electron, or why it
+ * serves the browser instead.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -50,3 +52,115 @@ export const electronEnv = (
   // --no-demo: the sign-in screen offers no embedded demo server.
   ...(demoDefault ? {} : { WORKTRAY_NO_DEMO: '1' }),
 });
+
+export type ElectronRuntime =
+  | { ok: true; binary: string; version: string }
+  | { ok: false; reason: string };
+
+/**
+ * The runtime as the `electron` package finds it (its index.js: dist/ + path.txt, written by
+ * its install script after the download), read without loading 'electron' itself.
+ */
+export const findElectronRuntime = (electronDir: string | null): ElectronRuntime => {
+  if (!electronDir || !existsSync(join(electronDir, 'package.json')))
+    return { ok: false, reason: 'the electron package is not installed' };
+  const pathTxt = join(electronDir, 'path.txt');
+  if (!existsSync(pathTxt))
+    return {
+      ok: false,
+      reason: `its download was skipped or failed: no ${pathTxt} (node ${join(electronDir, 'install.js')} fetches it)`,
+    };
+  const binary = join(electronDir, 'dist', readFileSync(pathTxt, 'utf8').trim());
+  if (!existsSync(binary)) return { ok: false, reason: `no Electron binary at ${binary}` };
+  const { version } = JSON.parse(readFileSync(join(electronDir, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return { ok: true, binary, version };
+};
+
+export type Freshness = 'built' | 'stale' | 'missing';
+
+/** Tests, build outputs and packages are not sources of a build. */
+const notSource = /(^|[\\/])(node_modules|dist|dist-electron)$|\.test\.tsx?$|\.test-support\.tsx?$/;
+
+const newestMtime = (path: string): number => {
+  if (!existsSync(path) || notSource.test(path)) return 0;
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let newest = 0;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
+  return newest;
+};
+
+/** Missing when an output is; stale when a source (file or folder) changed after the oldest. */
+export const freshness = (outputs: readonly string[], inputs: readonly string[]): Freshness => {
+  if (!outputs.every((f) => existsSync(f))) return 'missing';
+  const oldest = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
+  return inputs.some((i) => newestMtime(i) > oldest) ? 'stale' : 'built';
+};
+
+export type ArtifactName = 'renderer' | 'bundles' | 'native';
+export const ARTIFACTS: readonly ArtifactName[] = ['renderer', 'bundles', 'native'];
+
+/** Electron's build of better-sqlite3, beside (not in) node_modules: shared/native-binding.ts. */
+export const electronSqlitePath = (root: string, electronVersion: string): string =>
+  join(root, 'build', 'native', `electron-${electronVersion}`, 'better_sqlite3.node');
+
+/** Each part of the desktop app: what it produces and what it is built from. */
+export const desktopArtifacts = (
+  root: string,
+  electronVersion: string,
+): Record<ArtifactName, { outputs: string[]; inputs: string[] }> => ({
+  renderer: {
+    outputs: [join(root, 'renderer', 'dist', 'index.html')],
+    inputs: [join(root, 'renderer'), join(root, 'shared')],
+  },
+  bundles: {
+    outputs: ['main.js', 'worker.js', 'fill-worker.js', 'preload.cjs'].map((f) =>
+      join(root, 'dist-electron', f),
+    ),
+    inputs: ['main', 'sync', 'shared', 'server', 'package.json'].map((d) => join(root, d)),
+  },
+  native: {
+    outputs: [electronSqlitePath(root, electronVersion)],
+    inputs: [join(root, 'node_modules', 'better-sqlite3', 'package.json')],
+  },
+});
+
+export type StartPlan =
+  | { mode: 'electron'; binary: string; build: ArtifactName[] }
+  | { mode: 'browser'; why: string };
+
+/**
+ * Electron whenever its runtime is installed, after building what is missing or stale; the
+ * browser only when asked or without a runtime (or with a part missing and building off).
+ */
+export const planStart = ({
+  browser,
+  build,
+  runtime,
+  states,
+}: {
+  browser: boolean;
+  build: boolean;
+  runtime: ElectronRuntime;
+  states: Record<ArtifactName, Freshness>;
+}): StartPlan => {
+  if (browser) return { mode: 'browser', why: 'Browser mode requested (--browser)' };
+  if (!runtime.ok)
+    return { mode: 'browser', why: `Electron runtime not installed (${runtime.reason})` };
+  if (!build) {
+    const missing = ARTIFACTS.filter((a) => states[a] === 'missing');
+    if (missing.length > 0)
+      return {
+        mode: 'browser',
+        why: `Electron app not built (${missing.join(', ')}) and --no-build given`,
+      };
+    return { mode: 'electron', binary: runtime.binary, build: [] };
+  }
+  return {
+    mode: 'electron',
+    binary: runtime.binary,
+    build: ARTIFACTS.filter((a) => states[a] !== 'built'),
+  };
+};
