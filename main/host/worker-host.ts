@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import type { z } from 'zod';
 import { type BridgeEventName, type BridgeEvents, bridgeEvents } from '../../shared/bridge';
 import type { BridgeResponse } from '../../shared/bridge/define';
+import { outsideAsar } from '../../sync/engine/outside-asar';
 import { spawnEntryWorker } from '../../sync/engine/worker-thread';
 import type { BridgeEndpoint } from '../bridge/endpoint';
 import type { EventListener } from '../bridge/events';
@@ -21,9 +22,12 @@ export interface WorkerHostOptions {
   log?: (message: string, error?: string) => void;
 }
 
-/** The host's worker: `worker.ts` from sources (with tsx), `worker.js` beside a bundle. */
+/**
+ * The host's worker: `worker.ts` from sources (with tsx), `worker.js` beside a bundle; in a
+ * packaged app, the unpacked copy beside app.asar (workers cannot count on reading the asar).
+ */
 const spawnWorker = (config: HostConfig): Worker => {
-  const worker = spawnEntryWorker(import.meta.url, 'worker', { workerData: config });
+  const worker = spawnEntryWorker(outsideAsar(import.meta.url), 'worker', { workerData: config });
   if (!worker) throw new Error('the host worker (worker.js) is missing beside the app bundle');
   return worker;
 };

@@ -9,6 +9,7 @@ import {
   fromFillWorker,
   type ToFillWorker,
 } from './fill-protocol';
+import { outsideAsar } from './outside-asar';
 import { spawnEntryWorker } from './worker-thread';
 
 export interface FillThread {
@@ -33,9 +34,12 @@ export const failureError = (f: Failure): Error =>
         ...(f.status === undefined ? {} : { status: f.status }),
       });
 
-/** Null when the build has no worker entry: the caller then works on its own thread. */
+/**
+ * Null when the build has no worker entry: the caller then works on its own thread. In a
+ * packaged app the entry is the unpacked copy beside app.asar (workers cannot count on the asar).
+ */
 export const startFillThread = (): FillThread | null => {
-  const worker = spawnEntryWorker(import.meta.url, 'fill-worker');
+  const worker = spawnEntryWorker(outsideAsar(import.meta.url), 'fill-worker');
   if (!worker) return null;
   let alive = true;
   const messageListeners: ((m: FromFillWorker) => void)[] = [];
