@@ -26,7 +26,8 @@ import { startWorkerHost } from './main/host/worker-host';
 import { startFillThread } from './sync/engine/fill-thread';
 const vault = { read: async () => null, write: async () => {}, clear: async () => {} };
 const fill = startFillThread();
-const host = await startWorkerHost({ standIn: true } as never, { vault }).catch((e) => e);
+const config = { dataDir: process.argv[2] } as never;
+const host = await startWorkerHost(config, { vault }).catch((e) => e);
 console.log(JSON.stringify({ fill: fill !== null, host: !(host instanceof Error) }));
 await fill?.close();
 if (!(host instanceof Error)) await host.close();
@@ -52,10 +53,14 @@ describe('workers of a packaged app', () => {
     });
     for (const name of ['worker.js', 'fill-worker.js'])
       writeFileSync(path.join(unpacked, name), STAND_IN_WORKER);
-    const r = spawnSync(process.execPath, [path.join(inAsar, 'main.mjs')], {
-      encoding: 'utf8',
-      timeout: 15_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(inAsar, 'main.mjs'), path.join(resources, 'data')],
+      {
+        encoding: 'utf8',
+        timeout: 15_000,
+      },
+    );
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout.trim())).toEqual({ fill: true, host: true });
   });
