@@ -188,7 +188,8 @@ describe('planStart: runtime present/absent × built/stale/missing', () => {
         planStart({ browser: false, build: true, runtime: absent, states: all(state) }),
       ).toEqual({
         mode: 'browser',
-        why: 'Electron runtime not installed (the electron package is not installed)',
+        why: 'Electron runtime not installed',
+        detail: 'the electron package is not installed',
       });
     }
   });

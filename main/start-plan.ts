@@ -11,6 +11,17 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
+/** `vite build` of `<root>/renderer` into renderer/dist; false when it failed. */
+export const buildRenderer = (root: string): boolean => {
+  const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
+  const config = join(root, 'renderer', 'vite.config.ts');
+  const r = spawnSync(process.execPath, [vite, 'build', '--config', config, '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return r.status === 0;
+};
+
 /**
  * `<root>/renderer/dist`, built first with Vite when its index.html is missing, `build` is on
  * and the config exists; null when there is still no UI (a page then says how to build it).
@@ -24,13 +35,7 @@ export const ensureRendererBuilt = (
   const config = join(root, 'renderer', 'vite.config.ts');
   if (!existsSync(join(dist, 'index.html')) && build && existsSync(config)) {
     log('building the UI (vite build) ...');
-    const vite = join(dirname(require.resolve('vite/package.json')), 'bin', 'vite.js');
-    const r = spawnSync(
-      process.execPath,
-      [vite, 'build', '--config', config, '--logLevel', 'warn'],
-      { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] },
-    );
-    if (r.status !== 0) log('the UI build failed: the app shows a page that says so');
+    if (!buildRenderer(root)) log('the UI build failed: the app shows a page that says so');
   }
   return existsSync(join(dist, 'index.html')) ? dist : null;
 };
@@ -129,7 +134,8 @@ export const desktopArtifacts = (
 
 export type StartPlan =
   | { mode: 'electron'; binary: string; build: ArtifactName[] }
-  | { mode: 'browser'; why: string };
+  /** `why` heads the browser-mode line; `detail`, printed under it, says what to do. */
+  | { mode: 'browser'; why: string; detail?: string };
 
 /**
  * Electron whenever its runtime is installed, after building what is missing or stale; the
@@ -148,7 +154,7 @@ export const planStart = ({
 }): StartPlan => {
   if (browser) return { mode: 'browser', why: 'Browser mode requested (--browser)' };
   if (!runtime.ok)
-    return { mode: 'browser', why: `Electron runtime not installed (${runtime.reason})` };
+    return { mode: 'browser', why: 'Electron runtime not installed', detail: runtime.reason };
   if (!build) {
     const missing = ARTIFACTS.filter((a) => states[a] === 'missing');
     if (missing.length > 0)

@@ -1,19 +1,19 @@
 /**
- * `npm start`: the desktop app when the Electron runtime is installed and built, otherwise
- * browser mode (the same host and bridge over HTTP on 127.0.0.1, opened in any Chromium).
+ * `npm start`: the desktop app whenever the Electron runtime is installed (building first what
+ * is missing or stale: start-desktop.ts), otherwise browser mode (the same host and bridge
+ * over HTTP on 127.0.0.1, opened in any Chromium), saying why.
  *
  *   npm start -- [--browser] [--data DIR] [--server URL] [--port N] [--no-demo] [--no-build]
  *
  * Environment: WORKTRAY_DATA_DIR, WORKTRAY_SERVER (a real service instead of the embedded
  * demo), WORKTRAY_PORT, WORKTRAY_BUILD_RENDERER=0 (serve what is built, build nothing).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { defaultBuilders, startDesktop } from './start-desktop';
 import { electronEnv, ensureRendererBuilt } from './start-plan';
 import { startBrowserMode } from './web/browser-mode';
 
@@ -29,22 +29,13 @@ const defaultDataDir = (): string => {
   return join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'worktray');
 };
 
-/** The Electron binary when its runtime was downloaded (npm may skip it: ELECTRON_SKIP_BINARY_DOWNLOAD). */
-const electronBinary = (): string | null => {
+/** The electron package's folder (its runtime may still be missing: start-plan.ts). */
+const electronPackageDir = (): string | null => {
   try {
-    const dir = dirname(require.resolve('electron/package.json'));
-    const bin = join(dir, 'dist', readFileSync(join(dir, 'path.txt'), 'utf8').trim());
-    return existsSync(bin) ? bin : null;
+    return dirname(require.resolve('electron/package.json'));
   } catch {
     return null;
   }
-};
-
-/** The built Electron main script (package.json `main`), when the app was built. */
-const electronEntry = (): string | null => {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main?: string };
-  const entry = pkg.main ? join(root, pkg.main) : null;
-  return entry && existsSync(entry) ? entry : null;
 };
 
 const main = async () => {
@@ -66,20 +57,18 @@ const main = async () => {
     throw new Error(`--port ${values.port} is not a port number`);
 
   const build = !values['no-build'] && process.env.WORKTRAY_BUILD_RENDERER !== '0';
-  const electron = values.browser ? null : electronBinary();
-  if (electron) {
-    const entry = electronEntry();
-    if (entry) {
-      // The app serves renderer/dist over app://; build it now rather than show an empty window.
-      ensureRendererBuilt(root, build);
-      const child = spawn(electron, [root], {
-        stdio: 'inherit',
-        env: electronEnv(process.env, dataDir, serverUrl, !values['no-demo']),
-      });
-      child.on('exit', (code) => process.exit(code ?? 0));
-      return;
-    }
-    console.log('Electron runtime found, but the app is not built (npm run build:electron).');
+  const desktop = await startDesktop({
+    root,
+    electronDir: electronPackageDir(),
+    browser: values.browser,
+    build,
+    builders: defaultBuilders,
+    env: electronEnv(process.env, dataDir, serverUrl, !values['no-demo']),
+    log: console.log,
+  });
+  if (desktop.mode === 'electron') {
+    desktop.child.on('exit', (code) => process.exit(code ?? 0));
+    return;
   }
 
   const app = await startBrowserMode({
@@ -89,12 +78,8 @@ const main = async () => {
     staticDir: ensureRendererBuilt(root, build),
     port,
   });
-  const why = values.browser
-    ? 'Browser mode requested'
-    : electron
-      ? 'Electron app not built'
-      : 'Electron runtime not installed';
-  console.log(`${why}: running in browser mode at ${app.web.url}`);
+  console.log(`${desktop.why}: running in browser mode at ${app.web.url}`);
+  if (desktop.detail) console.log(`  (${desktop.detail})`);
   console.log(
     `data: ${dataDir}${serverUrl ? `; service: ${serverUrl}` : '; demo server embedded'}`,
   );
