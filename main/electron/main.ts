@@ -20,6 +20,7 @@ import {
 } from 'electron';
 import { startWorkerHost, type WorkerHost } from '../host/worker-host';
 import { desktopSessionFile, replicasDir } from '../services/data-layout';
+import { type LogFile, logFileIn, logsDir } from '../services/log-file';
 import { fileTokenVault } from '../services/token-vault';
 import {
   APP_ENTRY_URL,
@@ -38,8 +39,14 @@ import { loadWindowState, placeWindow, saveWindowState, windowStateOf } from './
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const execFileAsync = promisify(execFile);
-const log = (message: string, detail?: string) =>
+const say = (message: string, detail?: string) =>
   console.error(`worktray: ${message}${detail ? ` (${detail})` : ''}`);
+// The data folder (and so the log file) is known once the app is ready.
+let logFile: LogFile | null = null;
+const log = (message: string, detail?: string) => {
+  logFile?.write(message, detail);
+  say(message, detail);
+};
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: appSchemePrivileges }]);
 
@@ -109,6 +116,8 @@ async function launch(): Promise<void> {
   await app.whenReady();
   // `npm start` passes the data folder it chose, so browser mode and the app share one.
   const dataDir = process.env.WORKTRAY_DATA_DIR || app.getPath('userData');
+  logFile = logFileIn(logsDir(dataDir));
+  log(`started (Electron ${process.versions.electron ?? '?'}, ${process.platform})`);
   protocol.handle(
     APP_SCHEME,
     createAppProtocolHandler(path.join(app.getAppPath(), 'renderer', 'dist')),
@@ -124,7 +133,8 @@ async function launch(): Promise<void> {
       serverUrl: process.env.WORKTRAY_SERVER || null,
       demoDefault: process.env.WORKTRAY_NO_DEMO !== '1',
     },
-    { vault, log },
+    // The host writes its own lines to the log file; here they are only shown.
+    { vault, log: say },
   );
   const bridge = host;
   // The window, tray and notices call through this: attachments open with the system's app.

@@ -6,6 +6,7 @@ import { outsideAsar } from '../../sync/engine/outside-asar';
 import { spawnEntryWorker } from '../../sync/engine/worker-thread';
 import type { BridgeEndpoint } from '../bridge/endpoint';
 import type { EventListener } from '../bridge/events';
+import { logFileIn, logsDir } from '../services/log-file';
 import type { TokenVault } from '../services/token-vault';
 import type { HostConfig } from './host';
 import { fromWorker, type ToWorker } from './worker-protocol';
@@ -19,6 +20,7 @@ export interface WorkerHost extends BridgeEndpoint {
 
 export interface WorkerHostOptions {
   vault: TokenVault;
+  /** Where the host's messages are shown too (they always go to the data folder's log file). */
   log?: (message: string, error?: string) => void;
 }
 
@@ -37,7 +39,12 @@ export const startWorkerHost = (
   config: HostConfig,
   options: WorkerHostOptions,
 ): Promise<WorkerHost> => {
-  const log = options.log ?? ((m, e) => console.error(`worktray host: ${m}`, e ?? ''));
+  const show = options.log ?? ((m, e) => console.error(`worktray host: ${m}`, e ?? ''));
+  const file = logFileIn(logsDir(config.dataDir));
+  const log = (message: string, error?: string) => {
+    file.write(`host: ${message}`, error);
+    show(message, error);
+  };
   const worker = spawnWorker(config);
   const listeners = new Set<EventListener>();
   const calls = new Map<number, (r: BridgeResponse) => void>();
