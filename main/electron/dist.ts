@@ -2,15 +2,21 @@
  * `npm run dist`: the installers for this platform (electron-builder.yml: AppImage and deb on
  * Linux, dmg on macOS, nsis on Windows). Needs the Electron runtime (a machine installed with
  * ELECTRON_SKIP_BINARY_DOWNLOAD has none) and the network for Electron's headers, against which
- * better-sqlite3 is rebuilt; without the runtime it says so and stops.
+ * a copy of better-sqlite3 is built (native-build.ts; node_modules keeps Node's build);
+ * without the runtime it says so and stops.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronSqlitePath } from '../start-plan';
+import { prepareElectronSqlite } from './native-build';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Where the Electron build of better-sqlite3 is staged for electron-builder's extraResources. */
+export const STAGED_BINDING = 'build/native/package/better_sqlite3.node';
 
 export type ElectronRuntime = { ok: true; binary: string } | { ok: false; reason: string };
 
@@ -53,7 +59,7 @@ const run = (label: string, command: string, args: string[]) => {
   }
 };
 
-const main = () => {
+const main = async () => {
   const runtime = findElectronRuntime();
   if (!runtime.ok) {
     console.error(missingRuntimeMessage(runtime.reason));
@@ -62,8 +68,20 @@ const main = () => {
   const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
   run('renderer bundle (vite)', bin('vite'), ['build', '--config', 'renderer/vite.config.ts']);
   run('main, worker and preload bundles', bin('tsx'), ['main/electron/build.ts']);
-  // electron-builder rebuilds better-sqlite3 for Electron (npmRebuild) and packs this platform.
+  // Electron's build of better-sqlite3, staged for extraResources (npmRebuild is off).
+  const electronDir = path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+  const { version } = JSON.parse(readFileSync(path.join(electronDir, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const binding = electronSqlitePath(root, version);
+  if (!existsSync(binding)) {
+    console.log("dist: better-sqlite3 for Electron's ABI (@electron/rebuild)");
+    await prepareElectronSqlite({ root, electronVersion: version, outFile: binding });
+  }
+  mkdirSync(path.dirname(path.join(root, STAGED_BINDING)), { recursive: true });
+  copyFileSync(binding, path.join(root, STAGED_BINDING));
   run('installers (electron-builder)', bin('electron-builder'), ['--publish', 'never']);
 };
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  await main();

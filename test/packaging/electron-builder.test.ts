@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { DEEP_LINK_SCHEME } from '../../main/electron/deep-link';
+import { STAGED_BINDING } from '../../main/electron/dist';
 import { appIconPath, drawAppIcon } from '../../scripts/app-icon';
+import { PACKAGED_BINDING } from '../../shared/native-binding';
 
 /**
  * electron-builder.yml, held to what the app needs (a zod shape of our own) and to what
@@ -43,7 +45,8 @@ const builderConfig = z.looseObject({
   directories: z.looseObject({ output: z.string().min(1), buildResources: z.string().min(1) }),
   files: z.array(z.string()).min(1),
   asarUnpack: z.array(z.string()).min(1),
-  npmRebuild: z.literal(true),
+  npmRebuild: z.literal(false),
+  extraResources: z.array(z.looseObject({ from: z.string(), to: z.string() })).min(1),
   protocols: z
     .array(z.looseObject({ name: z.string(), schemes: z.array(z.string()).min(1) }))
     .min(1),
@@ -67,7 +70,14 @@ describe('electron-builder.yml', () => {
     expect(c.win.target).toEqual(['nsis']);
   });
 
-  it('unpacks better-sqlite3 from the asar and rebuilds it (a runtime dependency)', () => {
+  it("never rebuilds node_modules in place; ships Electron's own better-sqlite3 build", () => {
+    // npmRebuild would rebuild the project's better-sqlite3 for Electron, breaking npm test;
+    // npm run dist prepares a build of its own and stages it where extraResources takes it.
+    const c = builderConfig.parse(config);
+    expect(c.extraResources).toContainEqual({ from: STAGED_BINDING, to: PACKAGED_BINDING });
+  });
+
+  it('unpacks better-sqlite3 from the asar (a runtime dependency)', () => {
     const c = builderConfig.parse(config);
     expect(c.asarUnpack).toContain('**/node_modules/better-sqlite3/**');
     expect(pkg.dependencies['better-sqlite3']).toBeDefined();
