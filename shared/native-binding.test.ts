@@ -43,6 +43,27 @@ describe('nativeBindingFor: which better-sqlite3 build a process loads', () => {
     ).toBe(file);
   });
 
+  it("Electron packaged, in a worker thread without resourcesPath: found from the binary's folder", () => {
+    const linux = '/opt/Worktray/resources/native/better_sqlite3.node';
+    expect(
+      nativeBindingFor({
+        electron: '39.8.10',
+        env: {},
+        execPath: '/opt/Worktray/worktray',
+        exists: has(linux),
+      }),
+    ).toBe(linux);
+    const mac = '/Applications/Worktray.app/Contents/MacOS/../Resources/native/better_sqlite3.node';
+    expect(
+      nativeBindingFor({
+        electron: '39.8.10',
+        env: {},
+        execPath: '/Applications/Worktray.app/Contents/MacOS/Worktray',
+        exists: has(mac),
+      }),
+    ).toBe(mac);
+  });
+
   it('Electron without a prepared build: a clear error naming the fix, not an ABI crash', () => {
     const missing = '/app/build/native/electron-39.8.10/better_sqlite3.node';
     for (const inputs of [

@@ -17,6 +17,11 @@ export interface BindingInputs {
   env: Record<string, string | undefined>;
   /** process.resourcesPath of a packaged app. */
   resourcesPath?: string | undefined;
+  /**
+   * process.execPath: a packaged app's resources sit beside its binary (resources/, or
+   * ../Resources on macOS), for worker threads that lack resourcesPath.
+   */
+  execPath?: string | undefined;
   exists: (file: string) => boolean;
 }
 
@@ -25,12 +30,18 @@ export const nativeBindingFor = ({
   electron,
   env,
   resourcesPath,
+  execPath,
   exists,
 }: BindingInputs): string | undefined => {
   if (!electron) return undefined;
   const candidates = [
     env[ELECTRON_BINDING_ENV],
     resourcesPath ? `${resourcesPath}/${PACKAGED_BINDING}` : undefined,
+    ...(execPath
+      ? ['resources', '../Resources'].map(
+          (r) => `${execPath.replace(/[\\/][^\\/]*$/, '')}/${r}/${PACKAGED_BINDING}`,
+        )
+      : []),
   ].filter((f): f is string => !!f);
   const found = candidates.find((f) => exists(f));
   if (found) return found;

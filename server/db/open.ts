@@ -20,6 +20,7 @@ export const openDb = (dataDir: string | null): Db => {
       electron: process.versions.electron,
       env: process.env,
       resourcesPath: (process as { resourcesPath?: string }).resourcesPath,
+      execPath: process.execPath,
       exists: existsSync,
     }),
   );

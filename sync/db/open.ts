@@ -24,6 +24,7 @@ export const processSqliteOptions = (): { nativeBinding?: string } =>
     electron: process.versions.electron,
     env: process.env,
     resourcesPath: (process as { resourcesPath?: string }).resourcesPath,
+    execPath: process.execPath,
     exists: existsSync,
   });
 
