@@ -18,6 +18,7 @@ import {
   screen,
   shell,
 } from 'electron';
+import { hostOpensLogsFolder } from '../bridge/open-logs';
 import { startWorkerHost, type WorkerHost } from '../host/worker-host';
 import { desktopSessionFile, replicasDir } from '../services/data-layout';
 import { type LogFile, logFileIn, logsDir } from '../services/log-file';
@@ -138,19 +139,22 @@ async function launch(): Promise<void> {
   );
   const bridge = host;
   // The window, tray and notices call through this: attachments open with the system's app.
-  const endpoint = hostOpensAttachments(bridge, {
-    openPath: (file) => shell.openPath(file),
-    showItemInFolder: (file) => shell.showItemInFolder(file),
-    markDownloaded: downloadMarker({
-      platform: process.platform,
-      writeFile: (file, data) => writeFile(file, data),
-      execFile: async (file, args) => {
-        await execFileAsync(file, [...args]);
-      },
-      now: Date.now,
+  const endpoint = hostOpensLogsFolder(
+    hostOpensAttachments(bridge, {
+      openPath: (file) => shell.openPath(file),
+      showItemInFolder: (file) => shell.showItemInFolder(file),
+      markDownloaded: downloadMarker({
+        platform: process.platform,
+        writeFile: (file, data) => writeFile(file, data),
+        execFile: async (file, args) => {
+          await execFileAsync(file, [...args]);
+        },
+        now: Date.now,
+      }),
+      replicasDir: replicasDir(dataDir),
     }),
-    replicasDir: replicasDir(dataDir),
-  });
+    (folder) => shell.openPath(folder),
+  );
   bindIpcCalls(ipcMain, endpoint, {
     isOurContents: (contents) => window !== null && contents === window.webContents,
     onRefused: (reason) => log('refused a bridge call', reason),

@@ -17,6 +17,7 @@ import {
   unreadCountView,
 } from './activity';
 import type { ReadContext } from './context';
+import { collectDiagnostics, logsFolder } from './diagnostics';
 import { statusView } from './engine-events';
 import { mapServiceError } from './errors';
 import {
@@ -156,6 +157,12 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     'timers.active': () => activeTimerView(ctx()),
     'timers.recentTasks': () => recentTasks(ctx()),
     'attachments.open': (i) => openAttachment(ctx(), i, options.attachmentUrl ?? null),
+
+    'app.diagnostics': () => {
+      const a = session.current;
+      return collectDiagnostics(options.dataDir, a ? statusView(a.engine.status()) : null);
+    },
+    'app.openLogsFolder': () => logsFolder(options.dataDir),
 
     'settings.get': () => settings.get(),
     'settings.set': async (patch) => {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { activityMethods } from './activity';
+import { appMethods } from './app';
 import type { Contract } from './define';
 import { editMethods } from './edits';
 import { bridgeEvents } from './events';
@@ -21,6 +22,7 @@ export const bridgeContract = {
   ...projectMethods,
   ...activityMethods,
   ...settingsMethods,
+  ...appMethods,
 } satisfies Contract;
 
 export type BridgeContract = typeof bridgeContract;
@@ -48,6 +50,7 @@ export interface BridgeClient {
 }
 
 export * from './activity';
+export * from './app';
 export * from './common';
 export * from './define';
 export * from './edits';

@@ -4,6 +4,8 @@
  * contract into the page's privileged script). names.test.ts keeps them equal to the contract.
  */
 export const bridgeMethodNameList = [
+  'app.diagnostics',
+  'app.openLogsFolder',
   'attachments.open',
   'comments.list',
   'customFields.forScope',

@@ -237,6 +237,32 @@ describe('bridge reads over HTTP (demo data, real engine)', () => {
     }
   });
 
+  it('app.diagnostics: versions, data folder, replica sizes, outbox counts; no secret', async () => {
+    const d = await call('app.diagnostics', {});
+    expect(d.versions.app).toMatch(/^\d+\.\d+\.\d+/);
+    expect(d.versions.node).toBe(process.versions.node);
+    expect(d.dataDir).toBe(f.dataDir);
+    expect(d.logsDir).toBe(join(f.dataDir, 'logs'));
+    expect(d.replicas.length).toBeGreaterThan(0);
+    expect(d.replicas.every((r) => r.bytes > 0)).toBe(true);
+    expect(d.outbox).toEqual({ pending: 0, failed: 0, pendingByKind: {} });
+    expect(d.signedIn).toBe(true);
+    expect(Array.isArray(d.lastErrors)).toBe(true);
+    const text = JSON.stringify(d);
+    const session = readFileSync(join(f.dataDir, 'session.json'), 'utf8');
+    // The stored session's long strings: its tokens.
+    const tokens = session.match(/[A-Za-z0-9._~+/=-]{16,}/g) ?? [];
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const token of tokens) expect(text).not.toContain(token);
+    expect(text).not.toMatch(/accessToken|refreshToken|password|bearer/i);
+  });
+
+  it('app.openLogsFolder: answers the folder (the desktop opens it), which exists', async () => {
+    const r = await call('app.openLogsFolder', {});
+    expect(r).toEqual({ path: join(f.dataDir, 'logs'), opened: false });
+    expect(existsSync(r.path)).toBe(true);
+  });
+
   it('every method of the contract is called: reads above, the rest in edits-sync.test.ts', () => {
     const writes = readFileSync(join(import.meta.dirname, 'edits-sync.test.ts'), 'utf8');
     const calledThere = (m: string) =>
