@@ -170,3 +170,27 @@ describe.skipIf(process.platform === 'win32')('a builder that runs but leaves no
     });
   });
 });
+
+describe('the builders npm start wires (defaultBuilders)', () => {
+  it('renderer: a real vite build of the app folder', { timeout: 60_000 }, async () => {
+    const root = path.join(base, 'app4');
+    mkdirSync(path.join(root, 'renderer'), { recursive: true });
+    writeFileSync(path.join(root, 'package.json'), '{"type":"module"}\n');
+    writeFileSync(path.join(root, 'renderer', 'index.html'), '<!doctype html><body>ui</body>\n');
+    writeFileSync(
+      path.join(root, 'renderer', 'vite.config.ts'),
+      "export default { root: import.meta.dirname, base: './', build: { outDir: 'dist' } };\n",
+    );
+    await defaultBuilders.renderer({ root, electronVersion: '39.8.10' });
+    expect(readFileSync(path.join(root, 'renderer', 'dist', 'index.html'), 'utf8')).toContain('ui');
+  });
+
+  it('renderer: a failed build throws, so npm start falls back and says so', async () => {
+    const root = path.join(base, 'app5');
+    mkdirSync(path.join(root, 'renderer'), { recursive: true });
+    writeFileSync(path.join(root, 'renderer', 'vite.config.ts'), 'export default {{ broken\n');
+    await expect(defaultBuilders.renderer({ root, electronVersion: '39.8.10' })).rejects.toThrow(
+      /vite build failed/,
+    );
+  });
+});
