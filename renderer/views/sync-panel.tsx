@@ -5,6 +5,7 @@ import { refreshAll } from '../data/query';
 import { ago, clockTime } from '../lib/format';
 import { Button } from '../ui/button';
 import { toast } from '../ui/toast';
+import { DiagnosticsSection, diagnosticsActions } from './diagnostics-section';
 
 export interface SyncActions {
   retry: (mutationId: number) => void;
@@ -262,6 +263,7 @@ export function SyncPanel() {
       </div>
       <div className="content padded">
         <SyncPanelView status={status} actions={syncActions} />
+        <DiagnosticsSection actions={diagnosticsActions} />
       </div>
     </div>
   );
