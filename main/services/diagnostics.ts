@@ -1,11 +1,33 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import packageJson from '../../package.json' with { type: 'json' };
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import type { Diagnostics, SyncStatus } from '../../shared/bridge';
 import { replicasDir } from './data-layout';
 import { logsDir, redact } from './log-file';
 
 const LAST_ERRORS = 5;
+
+const appPackage = z.object({ name: z.literal('worktray'), version: z.string() });
+
+/**
+ * The app's version, from its package.json, found upwards from this module: beside the
+ * sources in development, above `dist-electron/` in a bundle (main/ may not import the root).
+ */
+const appVersion = (): string => {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    try {
+      const parsed = appPackage.safeParse(
+        JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')),
+      );
+      if (parsed.success) return parsed.data.version;
+    } catch {
+      // None here, or unreadable: look further up.
+    }
+    if (dirname(dir) === dir) return 'unknown';
+  }
+};
 
 /** Bytes on disk under a file or folder (a replica's database, its files folder). */
 const sizeOf = async (path: string): Promise<number> => {
@@ -44,7 +66,7 @@ export const collectDiagnostics = async (
     : [];
   return {
     versions: {
-      app: packageJson.version,
+      app: appVersion(),
       node: process.versions.node,
       electron: process.versions.electron ?? null,
       platform: process.platform,
