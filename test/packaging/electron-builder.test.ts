@@ -23,6 +23,7 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
 };
 
 /** A PNG's IDAT data inflated: its pixel rows. */
@@ -54,6 +55,7 @@ const builderConfig = z.looseObject({
   mac: z.looseObject({ target: targets }),
   win: z.looseObject({ target: targets }),
   icon: z.string().min(1),
+  electronVersion: z.string().regex(/^\d+\.\d+\.\d+$/),
 });
 
 describe('electron-builder.yml', () => {
@@ -61,6 +63,15 @@ describe('electron-builder.yml', () => {
 
   it('has the shape the app needs', () => {
     expect(parsed.error?.issues ?? []).toEqual([]);
+  });
+
+  it('pins Electron, an optional dependency: an install that cannot fetch its runtime goes on', () => {
+    // npm drops an optional dependency whose install script fails (the runtime download, where
+    // it is refused) and finishes: `npm ci` as the README writes it works on every machine.
+    expect(pkg.devDependencies.electron).toBeUndefined();
+    expect(pkg.dependencies.electron).toBeUndefined();
+    const version = parsed.data?.electronVersion;
+    expect(pkg.optionalDependencies?.electron).toBe(version);
   });
 
   it('builds AppImage and deb on Linux, dmg on macOS, nsis on Windows', () => {
