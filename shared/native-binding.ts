@@ -2,7 +2,7 @@
  * Which build of better-sqlite3 a process loads. Node (tests, the server, browser mode) loads
  * the one in node_modules, built for Node's ABI. Electron has an ABI of its own, so `npm start`
  * and `npm run dist` prepare a second build in build/native/electron-<version>/
- * (scripts/electron-native.ts) and the app loads it through better-sqlite3's `nativeBinding`
+ * (main/electron/native-build.ts) and the app loads it through better-sqlite3's `nativeBinding`
  * option: node_modules is never rebuilt in place, and `npm test` keeps working beside the app.
  */
 
