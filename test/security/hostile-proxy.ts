@@ -5,9 +5,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiClient, createApiClient, signIn } from '../../sync/api';
-import { openEngine } from '../../sync/engine/engine';
 import type { SyncEngine } from '../../sync/engine/engine-api';
-import { demo, tempDir } from '../sync/support';
+import { testEngine } from '../sync/engine-setup';
+import { demo } from '../sync/support';
 
 export interface Exchange {
   method: string;
@@ -28,13 +28,7 @@ export const engineOn = async (
 ): Promise<{ client: ApiClient; engine: SyncEngine }> => {
   const session = await signIn(url, demo.email, demo.password);
   const client = createApiClient({ baseUrl: url, orgId: 1, session });
-  const engine = openEngine({
-    dataDir: tempDir('hostile-'),
-    client,
-    userId: client.session.user?.userId ?? 0,
-    pullIntervalMs: 3_600_000,
-    backoff: { baseMs: 20, capMs: 100 },
-  });
+  const engine = testEngine(client, 'hostile-');
   opened.push({ close: () => engine.close().then(() => client.close()) });
   engine.start();
   await engine.syncNow();

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/app';
 import type { SyncEngine } from '../../sync/engine/engine-api';
-import { settle } from '../sync/engine-setup';
+import { serverIdOf, settle } from '../sync/engine-setup';
 import { engineOn, type HostileProxy, startProxy, stripNulls } from './hostile-proxy';
 
 const opened: { close: () => Promise<void> }[] = [];
@@ -67,14 +67,7 @@ const timerIdsOf = (e: SyncEngine) =>
 
 /** Every kind of edit, made through `e` and sent; what they made, by server id. */
 const editEverything = async (e: SyncEngine) => {
-  const serverId = (kind: string, id: number) =>
-    id > 0
-      ? id
-      : (
-          e.replica.db
-            .prepare('SELECT server_id FROM local_ids WHERE entity_kind = ? AND local_id = ?')
-            .get(kind, id) as { server_id: number }
-        ).server_id;
+  const serverId = (kind: string, id: number) => serverIdOf(e, kind, id);
   const space = e.edit({ kind: 'space.create', fields: { spaceName: 'Null-free space' } });
   e.edit({ kind: 'space.update', spaceId: space.id, patch: { description: 'described' } });
   const project = e.edit({

@@ -12,6 +12,16 @@ import { admin, demoClient, startDemoServer, tempDir } from './support';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** An engine on `client`'s server, not started: a fresh data folder, fast retries, no timer pulls. */
+export const testEngine = (client: ApiClient, folder: string): SyncEngine =>
+  openEngine({
+    dataDir: tempDir(folder),
+    client,
+    userId: client.session.user?.userId ?? 0,
+    pullIntervalMs: 3_600_000,
+    backoff: { baseMs: 20, capMs: 100 },
+  });
+
 /** Call once per test file: what `setUp` opens is closed after each test. */
 export const engineSetup = () => {
   let opened: { server: RunningServer; client: ApiClient; engine: SyncEngine } | undefined;
@@ -29,13 +39,7 @@ export const engineSetup = () => {
         : await startDemoServer();
     if (skewMs !== 0) await admin(server, 'clock', { offsetMs: skewMs });
     const client = await demoClient(server);
-    const engine = openEngine({
-      dataDir: tempDir('engine-'),
-      client,
-      userId: client.session.user?.userId ?? 0,
-      pullIntervalMs: 3_600_000,
-      backoff: { baseMs: 20, capMs: 100 },
-    });
+    const engine = testEngine(client, 'engine-');
     opened = { server, client, engine };
     engine.start();
     await engine.syncNow();
