@@ -192,7 +192,11 @@ export class Pusher {
   ): { rows: QueuedMutation[]; after: AfterCommit[] } {
     try {
       return this.options.replica.transaction(() => {
-        const after = settlements.map((settle) => settle());
+        // The answers' rebase (the replica's hook, at the end of their own transaction) runs
+        // before rows are taken: a row taken in flight is past merging, and an edit queued
+        // behind a create would keep no base to tell its own values from someone else's.
+        const replica = this.options.replica;
+        const after = replica.transaction(() => settlements.map((settle) => settle()));
         return { rows: this.takeIn(free), after };
       });
     } catch (error) {

@@ -118,3 +118,36 @@ describe('an edit that waited goes again only after a pull', () => {
     expect(serverTask(s, taskId).title).toBe('their later title');
   });
 });
+
+describe('an edit made while its task’s create is on its way', () => {
+  it('keeps the user’s value though its send failed and someone else changed another field', async () => {
+    const { server: s, engine: e } = await setUp();
+    // The create commits at the server and its answer waits there.
+    await faults(s, {
+      rules: [{ kind: 'hold', method: 'POST', pathPrefix: '/v1/tasks', count: 1 }],
+    });
+    const t = e.edit({ kind: 'task.create', fields: { taskTitle: 'draft' } });
+    for (let i = 0; i < 200 && s.deps.faults.state().held === 0; i++) await sleep(10);
+    expect(s.deps.faults.state().held).toBe(1);
+    // The rename queues behind the create.
+    e.edit({ kind: 'task.update', taskId: t.id, patch: { taskTitle: 'renamed' } });
+    // Someone else changes the new task's description a moment later.
+    await sleep(50);
+    const taskId = Number(
+      s.deps.db.prepare("SELECT task_id FROM tasks WHERE title = 'draft'").pluck().get(),
+    );
+    s.deps.db
+      .prepare('UPDATE tasks SET description = ?, modified_time = ? WHERE task_id = ?')
+      .run('their notes', s.deps.clock.now(), taskId);
+    // The create's answer arrives; the rename goes at once and fails.
+    await faults(s, { rules: [{ kind: '5xx', method: 'PUT', count: 10_000 }] });
+    await faults(s, { release: true });
+    for (let i = 0; i < 200 && !s.deps.faults.state().hits['5xx PUT']; i++) await sleep(10);
+    await faults(s, { clear: true });
+    await settle(e);
+    const server = s.deps.db
+      .prepare('SELECT title, description FROM tasks WHERE task_id = ?')
+      .get(taskId) as { title: string; description: string };
+    expect(server).toEqual({ title: 'renamed', description: 'their notes' });
+  });
+});
