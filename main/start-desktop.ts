@@ -51,14 +51,18 @@ export type DesktopStart =
 
 export const startDesktop = async ({
   root,
+  args = [],
   electronDir,
   browser,
   build,
   builders,
   env,
   log,
+  stdio = 'inherit',
 }: {
   root: string;
+  /** Given to the app after its folder (`--smoke`). */
+  args?: readonly string[];
   /** The electron package's folder, or null when it does not resolve. */
   electronDir: string | null;
   browser: boolean;
@@ -67,6 +71,8 @@ export const startDesktop = async ({
   /** The app's environment (start-plan.ts electronEnv). */
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
+  /** 'pipe': the caller reads the app's stdout and stderr (the smoke run). */
+  stdio?: 'inherit' | 'pipe';
 }): Promise<DesktopStart> => {
   const runtime = findElectronRuntime(electronDir);
   const parts = runtime.ok ? desktopArtifacts(root, runtime.version) : null;
@@ -93,8 +99,8 @@ export const startDesktop = async ({
     if (absent)
       return { mode: 'browser', why: `could not build the desktop app (${name}): no ${absent}` };
   }
-  const child = spawn(plan.binary, [root], {
-    stdio: 'inherit',
+  const child = spawn(plan.binary, [root, ...args], {
+    stdio: stdio === 'pipe' ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     // The host worker and the embedded server open SQLite with this build (shared/native-binding.ts).
     env: { ...env, [ELECTRON_BINDING_ENV]: electronSqlitePath(root, runtime.version) },
   });

@@ -17,7 +17,8 @@ export const buildRenderer = (root: string): boolean => {
   const config = join(root, 'renderer', 'vite.config.ts');
   const r = spawnSync(process.execPath, [vite, 'build', '--config', config, '--logLevel', 'warn'], {
     cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // Its messages go to stderr: a smoke run's stdout holds nothing but the result line.
+    stdio: ['ignore', process.stderr, 'inherit'],
   });
   return r.status === 0;
 };
@@ -57,6 +58,15 @@ export const electronEnv = (
   // --no-demo: the sign-in screen offers no embedded demo server.
   ...(demoDefault ? {} : { WORKTRAY_NO_DEMO: '1' }),
 });
+
+/** The electron package's folder (its runtime may still be missing: findElectronRuntime). */
+export const electronPackageDir = (): string | null => {
+  try {
+    return dirname(require.resolve('electron/package.json'));
+  } catch {
+    return null;
+  }
+};
 
 export type ElectronRuntime =
   | { ok: true; binary: string; version: string }

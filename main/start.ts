@@ -8,17 +8,15 @@
  * Environment: WORKTRAY_DATA_DIR, WORKTRAY_SERVER (a real service instead of the embedded
  * demo), WORKTRAY_PORT, WORKTRAY_BUILD_RENDERER=0 (serve what is built, build nothing).
  */
-import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultBuilders, startDesktop } from './start-desktop';
-import { electronEnv, ensureRendererBuilt } from './start-plan';
+import { electronEnv, electronPackageDir, ensureRendererBuilt } from './start-plan';
 import { startBrowserMode } from './web/browser-mode';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
 
 /** The per-user data folder, as the OS names it. */
 const defaultDataDir = (): string => {
@@ -27,15 +25,6 @@ const defaultDataDir = (): string => {
   if (process.platform === 'darwin')
     return join(homedir(), 'Library', 'Application Support', 'Worktray');
   return join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'worktray');
-};
-
-/** The electron package's folder (its runtime may still be missing: start-plan.ts). */
-const electronPackageDir = (): string | null => {
-  try {
-    return dirname(require.resolve('electron/package.json'));
-  } catch {
-    return null;
-  }
 };
 
 const main = async () => {

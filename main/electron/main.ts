@@ -34,12 +34,15 @@ import { DEEP_LINK_SCHEME, deepLinkFromArgv, parseDeepLink } from './deep-link';
 import { downloadMarker } from './download-mark';
 import { bindIpcCalls, forwardEvents } from './ipc-transport';
 import { safeStorageTokenVault } from './safe-storage-vault';
+import { errorText, firstLoad, runSmoke, SMOKE_FAILED, SMOKE_FLAG, smokeTimeoutMs } from './smoke';
 import { startTrayShell, type TrayShell } from './tray-binding';
 import { applyWindowSecurity, createMainWindow } from './window-security';
 import { loadWindowState, placeWindow, saveWindowState, windowStateOf } from './window-state';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const execFileAsync = promisify(execFile);
+// `npm run smoke:desktop` (smoke.ts): a hidden window, one JSON line on stdout, then exit.
+const smoke = process.argv.includes(SMOKE_FLAG);
 const say = (message: string, detail?: string) =>
   console.error(`worktray: ${message}${detail ? ` (${detail})` : ''}`);
 // The data folder (and so the log file) is known once the app is ready.
@@ -51,9 +54,15 @@ const log = (message: string, detail?: string) => {
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: appSchemePrivileges }]);
 
-// A second launch (a clicked worktray:// link on Windows and Linux) hands its arguments to the
-// running instance and quits.
-if (!app.requestSingleInstanceLock()) {
+if (smoke) {
+  // Beside a running app: no single-instance lock, no protocol registration, and Chromium's
+  // profile inside the run's own data folder.
+  if (process.env.WORKTRAY_DATA_DIR)
+    app.setPath('userData', path.join(process.env.WORKTRAY_DATA_DIR, 'electron'));
+  launch().catch((e: unknown) => endSmoke(1, `${SMOKE_FAILED} ${errorText(e)}`));
+} else if (!app.requestSingleInstanceLock()) {
+  // A second launch (a clicked worktray:// link on Windows and Linux) hands its arguments to
+  // the running instance and quits.
   app.quit();
 } else {
   // Run from sources (`electron dist-electron/main.js`), the OS must be told the script too.
@@ -66,15 +75,22 @@ if (!app.requestSingleInstanceLock()) {
   }
   launch().catch((e: unknown) => {
     // The host could not start (a corrupt data folder, a port, a bug): say so, do not linger.
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorText(e);
     log('start-up failed', message);
     dialog.showErrorBox('Worktray could not start', message);
     app.exit(1);
   });
 }
 
+/** The result on stdout, or the reason on stderr; exits once it is written (pipes may lag). */
+function endSmoke(code: number, line: string): void {
+  const stream = code === 0 ? process.stdout : process.stderr;
+  stream.write(`${line}\n`, () => app.exit(code));
+}
+
 async function launch(): Promise<void> {
   let window: BrowserWindow | null = null;
+  let windowLoaded: Promise<void> | null = null;
   let host: WorkerHost | null = null;
   let shell_: TrayShell | null = null;
   let pendingTask: number | null = deepLinkFromArgv(process.argv)?.taskId ?? null;
@@ -132,7 +148,8 @@ async function launch(): Promise<void> {
     {
       dataDir,
       serverUrl: process.env.WORKTRAY_SERVER || null,
-      demoDefault: process.env.WORKTRAY_NO_DEMO !== '1',
+      // A smoke run signs in to the demo itself, once.
+      demoDefault: process.env.WORKTRAY_NO_DEMO !== '1' && !smoke,
     },
     // The host writes its own lines to the log file; here they are only shown.
     { vault, log: say },
@@ -181,6 +198,7 @@ async function launch(): Promise<void> {
     });
     pageReady = false;
     win.once('ready-to-show', () => {
+      if (smoke) return;
       if (maximized) win.maximize();
       win.show();
     });
@@ -196,6 +214,7 @@ async function launch(): Promise<void> {
       if (window === win) window = null;
       pageReady = false;
     });
+    if (smoke) windowLoaded = firstLoad(win.webContents);
     void win.loadURL(APP_ENTRY_URL);
     return win;
   }
@@ -207,6 +226,28 @@ async function launch(): Promise<void> {
     quit: () => app.quit(),
     log,
   });
+  if (smoke) {
+    window = createWindow();
+    const tray = shell_;
+    const outcome = await runSmoke(
+      {
+        endpoint,
+        windowLoaded: windowLoaded ?? Promise.reject(new Error('no window was made')),
+        trayMenu: async () => {
+          const menu = await tray.refreshMenu();
+          return menu.signedIn && menu.items.length > 0;
+        },
+      },
+      { timeoutMs: smokeTimeoutMs(process.env) },
+    ).then(
+      (result) => ({ code: 0, line: JSON.stringify(result) }),
+      (e: unknown) => ({ code: 1, line: `${SMOKE_FAILED} ${errorText(e)}` }),
+    );
+    tray.dispose();
+    // The engine stops cleanly, but a stuck host never holds the answer back.
+    await Promise.race([bridge.close(), new Promise((r) => setTimeout(r, 10_000))]);
+    return endSmoke(outcome.code, outcome.line);
+  }
   showWindow();
 
   app.on('activate', showWindow);

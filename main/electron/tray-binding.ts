@@ -14,6 +14,7 @@ import { AwayController } from '../tray/away-controller';
 import { awayChoices } from '../tray/away-edits';
 import { callBridge, followSettings } from '../tray/bridge-calls';
 import { TrayController } from '../tray/tray-controller';
+import type { TrayItem } from '../tray/tray-menu';
 import { menuTemplate } from '../tray/tray-template';
 import { trayIconPng } from './tray-icon';
 
@@ -49,6 +50,8 @@ const notify = (title: string, body: string, onClick?: () => void) => {
 
 export interface TrayShell {
   dispose(): void;
+  /** Reads the host again and rebuilds the menu (the smoke run): what the tray now offers. */
+  refreshMenu(): Promise<{ signedIn: boolean; items: readonly TrayItem[] }>;
   /** Windows has no powerMonitor `shutdown`; the window's `session-end` says it. */
   sessionEnding(): void;
 }
@@ -142,6 +145,10 @@ export const startTrayShell = (
 
   return {
     sessionEnding: onShutdown,
+    async refreshMenu() {
+      await controller.refresh();
+      return { signedIn: controller.state.signedIn, items: controller.menuItems };
+    },
     dispose() {
       clearInterval(ticker);
       clearInterval(idlePoll);

@@ -47,6 +47,7 @@ export class TrayController {
   private current: TrayTimerState;
   private sync: TraySync | null = null;
   private menuKey = '';
+  private items: TrayItem[] = [];
   private readonly now: () => number;
   private readonly delay: number;
   private pending: ReturnType<typeof setTimeout> | null = null;
@@ -66,6 +67,11 @@ export class TrayController {
 
   get state(): TrayTimerState {
     return this.current;
+  }
+
+  /** The items of the menu last handed to the tray. */
+  get menuItems(): readonly TrayItem[] {
+    return this.items;
   }
 
   start(): Promise<void> {
@@ -175,6 +181,7 @@ export class TrayController {
     const key = trayMenuKey(this.current, this.sync);
     if (key !== this.menuKey) {
       this.menuKey = key;
+      this.items = view.items;
       tray.setMenu(view.items, (action) => void this.perform(action));
     }
   }

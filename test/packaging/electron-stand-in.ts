@@ -2,8 +2,13 @@
  * Stands in for the 'electron' module (whose binary is not installed here) when the shell test
  * bundles main/electron/main.ts: the APIs main.ts and tray-binding.ts use, recording what they
  * are asked to do in `globalThis.electronStandIn` for the test to read and drive.
+ *
+ * Process mode (ELECTRON_STAND_IN=process, the smoke test's stand-in binary runs the bundle
+ * with Node): there is no test to drive it, so the app is ready at once, `app.exit` and an
+ * unprevented `app.quit` end the process, and the app folder is the bundle's parent.
  */
 import { EventEmitter } from 'node:events';
+import path from 'node:path';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -23,9 +28,32 @@ export interface StandInState {
   powerMonitor: EventEmitter;
   dialogAnswer: number;
   ready: () => void;
+  /** Process mode: exits end this process. */
+  exitsProcess?: boolean;
 }
 
-const state = (globalThis as { electronStandIn?: StandInState }).electronStandIn;
+const processState = (): StandInState => ({
+  userData: path.join(process.env.WORKTRAY_DATA_DIR ?? process.cwd(), 'electron-user-data'),
+  appPath: path.resolve(path.dirname(process.argv[1] ?? '.'), '..'),
+  calls: [],
+  privileged: [],
+  protocolHandlers: new Map(),
+  ipcHandlers: new Map(),
+  windows: [],
+  sent: [],
+  trays: [],
+  shortcuts: new Map(),
+  notifications: [],
+  app: undefined as never,
+  powerMonitor: undefined as never,
+  dialogAnswer: 0,
+  ready: () => {},
+  exitsProcess: true,
+});
+
+const state =
+  (globalThis as { electronStandIn?: StandInState }).electronStandIn ??
+  (process.env.ELECTRON_STAND_IN === 'process' ? processState() : undefined);
 if (!state) throw new Error('set globalThis.electronStandIn before loading the bundle');
 const s: StandInState = state;
 
@@ -57,19 +85,33 @@ class FakeApp extends EventEmitter {
     if (name !== 'userData') throw new Error(`getPath(${name})`);
     return s.userData;
   }
+  setPath(name: string, value: string) {
+    if (name !== 'userData') throw new Error(`setPath(${name})`);
+    s.calls.push(`setPath userData ${value}`);
+    s.userData = value;
+  }
   getAppPath() {
     return s.appPath;
   }
   exit(code: number) {
     s.calls.push(`exit ${code}`);
+    if (s.exitsProcess) process.exit(code);
   }
   quit() {
     s.calls.push('quit');
-    this.emit('before-quit', { preventDefault: () => s.calls.push('before-quit prevented') });
+    let prevented = false;
+    this.emit('before-quit', {
+      preventDefault: () => {
+        prevented = true;
+        s.calls.push('before-quit prevented');
+      },
+    });
+    if (!prevented && s.exitsProcess) process.exit(0);
   }
 }
 export const app = new FakeApp();
 s.app = app;
+if (s.exitsProcess) setImmediate(() => s.ready());
 
 export const protocol = {
   registerSchemesAsPrivileged: (schemes: unknown[]) => {

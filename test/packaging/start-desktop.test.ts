@@ -1,19 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Builders, defaultBuilders, startDesktop } from '../../main/start-desktop';
 import { electronSqlitePath } from '../../main/start-plan';
 import { ELECTRON_BINDING_ENV } from '../../shared/native-binding';
+import { installStandInElectron } from './stand-in-binary';
 
 /**
  * `npm start`'s desktop path with a stand-in Electron binary installed the way the electron
@@ -29,20 +22,11 @@ const appRoot = path.join(base, 'app');
 const electronDir = path.join(base, 'node_modules', 'electron');
 const record = path.join(base, 'started.txt');
 
-const installStandIn = () => {
-  mkdirSync(path.join(electronDir, 'dist'), { recursive: true });
-  writeFileSync(
-    path.join(electronDir, 'package.json'),
-    '{"name":"electron","version":"39.8.10"}\n',
+const installStandIn = () =>
+  installStandInElectron(
+    electronDir,
+    `printf '%s\\n' "$@" "$${ELECTRON_BINDING_ENV}" "$WORKTRAY_DATA_DIR" > '${record}'`,
   );
-  writeFileSync(path.join(electronDir, 'path.txt'), 'electron');
-  const bin = path.join(electronDir, 'dist', 'electron');
-  writeFileSync(
-    bin,
-    `#!/bin/sh\nprintf '%s\\n' "$@" "$${ELECTRON_BINDING_ENV}" "$WORKTRAY_DATA_DIR" > '${record}'\n`,
-  );
-  chmodSync(bin, 0o755);
-};
 
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -1,0 +1,111 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildElectron } from '../../main/electron/build';
+import type { Builders } from '../../main/start-desktop';
+import { electronSqlitePath } from '../../main/start-plan';
+import { smokeDesktop } from '../../main/start-smoke';
+import { installStandInElectron } from './stand-in-binary';
+
+/**
+ * `npm run smoke:desktop` with a stand-in Electron binary: the start plan builds the app (the
+ * main, worker and preload bundles for real, with electron-stand-in.ts in place of 'electron';
+ * the UI and the native module by recording builders), then starts the "binary", which runs the
+ * built main.js in Node with `--smoke`: the real host worker, embedded demo server, first sync
+ * and tray controller. Only Electron's own objects are stand-ins.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const base = mkdtempSync(path.join(tmpdir(), 'wt-smoke-'));
+// Inside the repository, so the bundles' package imports resolve to its node_modules.
+const cache = path.join(root, 'node_modules', '.cache');
+mkdirSync(cache, { recursive: true });
+const appRoot = mkdtempSync(path.join(cache, 'smoke-desktop-'));
+afterAll(() => {
+  rmSync(base, { recursive: true, force: true });
+  rmSync(appRoot, { recursive: true, force: true });
+});
+
+const electronDir = path.join(base, 'node_modules', 'electron');
+
+const builders: Builders = {
+  renderer: async ({ root }) => {
+    mkdirSync(path.join(root, 'renderer', 'dist'), { recursive: true });
+    writeFileSync(path.join(root, 'renderer', 'dist', 'index.html'), '<title>Worktray</title>');
+  },
+  bundles: ({ root: app }) =>
+    buildElectron({
+      outDir: path.join(app, 'dist-electron'),
+      electronStandIn: path.join(root, 'test/packaging/electron-stand-in.ts'),
+    }),
+  native: async ({ root, electronVersion }) => {
+    const file = electronSqlitePath(root, electronVersion);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, 'Node runs the stand-in: it loads node_modules’ own build');
+  },
+};
+
+const smoke = async (options: { dataDir?: string; electronDir?: string; timeoutMs?: number }) => {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await smokeDesktop({
+    root: appRoot,
+    electronDir: options.electronDir ?? electronDir,
+    builders,
+    timeoutMs: options.timeoutMs ?? 90_000,
+    env: process.env,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+  });
+  return { code, out, err, reason: err.at(-1) ?? '' };
+};
+
+describe.skipIf(process.platform === 'win32')('npm run smoke:desktop', () => {
+  it('builds the app, runs it hidden with --smoke and prints one JSON line', {
+    timeout: 150_000,
+  }, async () => {
+    installStandInElectron(
+      electronDir,
+      // The stand-in's process mode: the bundle's 'electron' runs this process's app.
+      `ELECTRON_STAND_IN=process exec '${process.execPath}' "$1/dist-electron/main.js" "$@"`,
+    );
+    // As the repository's: ES modules, `main` names the bundle.
+    writeFileSync(
+      path.join(appRoot, 'package.json'),
+      '{"type":"module","main":"dist-electron/main.js"}\n',
+    );
+    const r = await smoke({});
+    expect(r.reason, r.err.join('\n')).not.toMatch(/failed/);
+    expect(r.code).toBe(0);
+    expect(r.out).toHaveLength(1);
+    const line = r.out[0] ?? '';
+    expect(line).toMatch(/^\{"window":true,"synced":true,"tray":true,"tasks":\d+\}$/);
+    expect((JSON.parse(line) as { tasks: number }).tasks).toBeGreaterThan(0);
+  });
+
+  it('a demo server that cannot start: non-zero, and the reason in one line', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = path.join(base, 'blocked');
+    mkdirSync(dataDir, { recursive: true });
+    // Where the embedded demo server keeps its database and port, a file: it cannot start.
+    writeFileSync(path.join(dataDir, 'demo-server'), 'not a folder');
+    const r = await smoke({ dataDir });
+    expect(r.code).not.toBe(0);
+    expect(r.out).toEqual([]);
+    expect(r.reason).toMatch(
+      /^smoke:desktop failed: could not sign in to the embedded demo: .*demo-server/,
+    );
+  });
+
+  it('without the Electron runtime: non-zero, saying so', async () => {
+    const r = await smoke({ electronDir: path.join(base, 'nowhere') });
+    expect(r.code).not.toBe(0);
+    expect(r.out).toEqual([]);
+    expect(r.reason).toBe(
+      'smoke:desktop failed: Electron runtime not installed (the electron package is not installed)',
+    );
+  });
+});
