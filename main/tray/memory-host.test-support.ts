@@ -175,6 +175,7 @@ export const memoryHost = (now: () => number, titles: Record<number, string>) =>
       globalShortcut: null,
       nativeNotifications,
       savedViews: [],
+      updateFeedUrl: null,
     }),
     'notifications.list': (i: { unreadOnly: boolean; offset: number; limit: number }) => {
       const items = notifications.filter((n) => !i.unreadOnly || !n.read);
