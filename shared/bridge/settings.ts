@@ -10,6 +10,8 @@ export const savedView = z.strictObject({
   scope: taskScope,
   filter: taskFilter,
   sort: taskSort,
+  /** The list's columns, in order (ids of the renderer's table); absent: fitted to the width. */
+  columns: z.array(z.string().min(1).max(64)).max(64).optional(),
 });
 export type SavedView = z.infer<typeof savedView>;
 
