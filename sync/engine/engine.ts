@@ -14,7 +14,6 @@ import { applyEdit, reapplyPending, rebaseOwnRows, recreate, rollBack } from '..
 import {
   discard as discardRow,
   getMutation,
-  nextAttemptDelay,
   outboxStatus,
   removeStagedFiles,
   resetInflight,
@@ -31,6 +30,7 @@ import { LazyData } from './lazy';
 import { NotificationWatch } from './notification-watch';
 import { PullCancelledError, type PullProgress } from './progress';
 import { Puller } from './pull';
+import { PullSchedule } from './pull-schedule';
 import { StatusEmitter } from './status-emitter';
 import { queueTimerCorrection, timerUpdateAtSend } from './timer-correction';
 
@@ -58,15 +58,13 @@ class Engine implements SyncEngine {
    * another stream's progress says.
    */
   private readonly bootstrapping = new Map<string, PullProgress>();
-  private pullFailures = 0;
-  private pullRetryAt: number | null = null;
+  private readonly pullSchedule: PullSchedule;
   private needsSignIn = false;
   private cycle: Promise<void> | null = null;
   private pushOnly: Promise<void> | null = null;
   private abort = new AbortController();
   private tickTimer: ReturnType<typeof setTimeout> | null = null;
   private pushTimer: ReturnType<typeof setTimeout> | null = null;
-  private lastPullAt = 0;
   private readonly statusEmitter = new StatusEmitter(
     () => (this.replica.db.open ? this.status() : null),
     (status) => this.emit({ type: 'status', status }),
@@ -77,6 +75,7 @@ class Engine implements SyncEngine {
   private readonly filesDir: string;
 
   constructor(private readonly options: EngineOptions) {
+    this.pullSchedule = new PullSchedule(options.pullIntervalMs ?? 30_000, options.backoff);
     // One clock with the API client's: the server clock's offset is estimated against it.
     this.now = options.now ?? options.client.clock;
     const client = options.client;
@@ -300,9 +299,7 @@ class Engine implements SyncEngine {
     const firstFill = readStreamState(this.replica.db, 'notifications') === null;
     try {
       await this.puller.pull(this.abort.signal);
-      this.lastPullAt = this.now();
-      this.pullFailures = 0;
-      this.pullRetryAt = null;
+      this.pullSchedule.succeeded(this.now());
       this.setOnline(true);
       this.bootstrapping.clear();
       this.changes.flush();
@@ -313,10 +310,7 @@ class Engine implements SyncEngine {
     } catch (error) {
       this.bootstrapping.clear();
       if (error instanceof PullCancelledError) return false;
-      this.pullFailures++;
-      this.pullRetryAt =
-        this.now() +
-        nextAttemptDelay(this.pullFailures, undefined, Math.random, this.options.backoff);
+      this.pullSchedule.failed(this.now());
       if (isApiClientError(error)) {
         if (error.kind === 'network' || error.kind === 'timeout') this.setOnline(false);
         if (error.kind === 'auth') this.needsSignIn = true;
@@ -361,10 +355,7 @@ class Engine implements SyncEngine {
     if (!this.started || this.paused) return;
     if (this.tickTimer) clearTimeout(this.tickTimer);
     const now = this.now();
-    const interval = this.options.pullIntervalMs ?? 30_000;
-    // After a failed pull its backoff decides; the interval counts from the last good one
-    // (which, offline for long, lies in the past and would spin).
-    const candidates = [this.pullRetryAt ?? this.lastPullAt + interval];
+    const candidates = [this.pullSchedule.dueAt];
     const retry = outboxStatus(this.replica.db, now).nextRetryAt;
     if (retry !== null && !this.pusher.pausedForAuth) candidates.push(retry);
     const delay = Math.max(10, Math.min(...candidates) - now);
@@ -422,7 +413,9 @@ class Engine implements SyncEngine {
   status(): EngineStatus {
     const now = this.now();
     const s = outboxStatus(this.replica.db, now);
-    const retries = [s.nextRetryAt, this.pullRetryAt].filter((n): n is number => n !== null);
+    const retries = [s.nextRetryAt, this.pullSchedule.retryAfterFailure].filter(
+      (n): n is number => n !== null,
+    );
     return {
       online: this.online,
       activity: this.activity,

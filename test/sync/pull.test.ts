@@ -48,6 +48,16 @@ const expectEqualToServer = async (replica: Replica, c: ApiClient = client) => {
 };
 
 describe('bootstrap', () => {
+  it('reports bytes received in its progress, never going back', async () => {
+    const replica = freshReplica();
+    const progress: PullProgress[] = [];
+    await pullAll(replica, client, { onProgress: (p) => progress.push(p) });
+    const bytes = progress.map((p) => p.bytes);
+    expect(bytes.at(-1)).toBeGreaterThan(10_000);
+    expect(bytes).toEqual([...bytes].sort((a, b) => a - b));
+    replica.close();
+  });
+
   it('fills the replica with every row of the org, equal to the server', async () => {
     const replica = freshReplica();
     const progress: PullProgress[] = [];
