@@ -325,8 +325,9 @@ describe('engine', () => {
   it('waits calmly while the server stays unreachable past the pull interval', async () => {
     let clock = Date.now();
     const { engine, server } = await setUp(() => clock);
-    engine.edit({ kind: 'task.create', fields: { taskTitle: 'waits' } });
+    // Offline first: an edit's push goes 15 ms after it, sooner than a loaded machine's fault.
     await offline(server);
+    engine.edit({ kind: 'task.create', fields: { taskTitle: 'waits' } });
     await engine.syncNow();
     // Long past the last good pull: backoff must pace the attempts, not the stale interval.
     clock += 3_600_000 * 2;
