@@ -35,7 +35,8 @@ import { downloadMarker } from './download-mark';
 import { bindIpcCalls, forwardEvents } from './ipc-transport';
 import { safeStorageTokenVault } from './safe-storage-vault';
 import { errorText, firstLoad, runSmoke, SMOKE_FAILED, SMOKE_FLAG, smokeTimeoutMs } from './smoke';
-import { startTrayShell, type TrayShell } from './tray-binding';
+import { notify, startTrayShell, type TrayShell } from './tray-binding';
+import { startUpdates, type UpdatesBinding } from './updates-binding';
 import { applyWindowSecurity, createMainWindow } from './window-security';
 import { loadWindowState, placeWindow, saveWindowState, windowStateOf } from './window-state';
 
@@ -93,6 +94,7 @@ async function launch(): Promise<void> {
   let windowLoaded: Promise<void> | null = null;
   let host: WorkerHost | null = null;
   let shell_: TrayShell | null = null;
+  let updates: UpdatesBinding | null = null;
   let pendingTask: number | null = deepLinkFromArgv(process.argv)?.taskId ?? null;
   let pendingSync = false;
   let pageReady = false;
@@ -223,12 +225,20 @@ async function launch(): Promise<void> {
     openApp: showWindow,
     openTask,
     openSync,
+    checkForUpdates: () => updates?.perform({ kind: 'check-updates' }),
+    restartToUpdate: () => updates?.perform({ kind: 'restart-to-update' }),
     quit: () => app.quit(),
+    log,
+  });
+  const tray = shell_;
+  updates = startUpdates({
+    endpoint,
+    notify,
+    showItems: (items) => tray.setUpdateItems(items),
     log,
   });
   if (smoke) {
     window = createWindow();
-    const tray = shell_;
     const outcome = await runSmoke(
       {
         endpoint,
@@ -243,6 +253,7 @@ async function launch(): Promise<void> {
       (result) => ({ code: 0, line: JSON.stringify(result) }),
       (e: unknown) => ({ code: 1, line: `${SMOKE_FAILED} ${errorText(e)}` }),
     );
+    updates.dispose();
     tray.dispose();
     // The engine stops cleanly, but a stuck host never holds the answer back.
     await Promise.race([bridge.close(), new Promise((r) => setTimeout(r, 10_000))]);
@@ -256,6 +267,7 @@ async function launch(): Promise<void> {
     // Stop the engine cleanly (queued edits stay in the replica) before the process ends.
     event.preventDefault();
     quitting = true;
+    updates?.dispose();
     shell_?.dispose();
     void bridge
       .close()

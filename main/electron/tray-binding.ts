@@ -27,6 +27,8 @@ export interface ShellHooks {
   openApp(): void;
   openTask(taskId: number): void;
   openSync(): void;
+  checkForUpdates(): void;
+  restartToUpdate(): void;
   quit(): void;
   log(message: string): void;
 }
@@ -41,7 +43,7 @@ const trayImage = () => {
   return image;
 };
 
-const notify = (title: string, body: string, onClick?: () => void) => {
+export const notify = (title: string, body: string, onClick?: () => void) => {
   if (!Notification.isSupported()) return;
   const n = new Notification({ title, body, silent: false });
   if (onClick) n.on('click', onClick);
@@ -50,6 +52,8 @@ const notify = (title: string, body: string, onClick?: () => void) => {
 
 export interface TrayShell {
   dispose(): void;
+  /** The updater's items (update-items.ts) for the menu. */
+  setUpdateItems(items: readonly TrayItem[]): void;
   /** Reads the host again and rebuilds the menu (the smoke run): what the tray now offers. */
   refreshMenu(): Promise<{ signedIn: boolean; items: readonly TrayItem[] }>;
   /** Windows has no powerMonitor `shutdown`; the window's `session-end` says it. */
@@ -145,6 +149,7 @@ export const startTrayShell = (
 
   return {
     sessionEnding: onShutdown,
+    setUpdateItems: (items) => controller.setUpdateItems(items),
     async refreshMenu() {
       await controller.refresh();
       return { signedIn: controller.state.signedIn, items: controller.menuItems };

@@ -22,7 +22,15 @@ const setup = async (answer: AwayChoice, answerAfterMs = 0) => {
     endpoint: host.endpoint,
     now: () => clock,
     tray: { setTitle: noop, setToolTip: noop, setMenu: noop },
-    hooks: { openApp: noop, openTask: noop, openSync: noop, quit: noop, showError: noop },
+    hooks: {
+      openApp: noop,
+      openTask: noop,
+      openSync: noop,
+      checkForUpdates: noop,
+      restartToUpdate: noop,
+      quit: noop,
+      showError: noop,
+    },
   });
   const prompts: AwayPrompt[] = [];
   const away = new AwayController({

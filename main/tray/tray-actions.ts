@@ -25,6 +25,8 @@ export const editsForAction = (action: TrayAction): EditCommand[] => {
     case 'open-app':
     case 'open-task':
     case 'open-sync':
+    case 'check-updates':
+    case 'restart-to-update':
     case 'quit':
       return [];
   }

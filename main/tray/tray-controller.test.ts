@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryHost } from './memory-host.test-support';
 import { TrayController } from './tray-controller';
 import type { TrayAction, TrayItem } from './tray-menu';
+import { updateItems } from './update-items';
 
 const T0 = Date.UTC(2026, 10, 22, 9, 0, 0);
 const titles = { 11: 'Write notes', 12: 'Review budget', 13: 'Call printer' };
@@ -32,6 +33,8 @@ const setup = () => {
       openApp: () => opened.push('app'),
       openTask: (id) => opened.push(`task ${id}`),
       openSync: () => opened.push('sync'),
+      checkForUpdates: () => opened.push('check for updates'),
+      restartToUpdate: () => opened.push('restart to update'),
       quit: () => opened.push('quit'),
       showError: (m) => errors.push(m),
     },
@@ -65,6 +68,23 @@ const setup = () => {
 };
 
 describe('TrayController over the bridge', () => {
+  it('shows the update items it is given; their clicks reach the hooks', async () => {
+    const s = setup();
+    await s.tray.start();
+    const menus = s.shown.menus;
+    s.tray.setUpdateItems(updateItems({ state: 'off' }));
+    expect(s.labels()).toContain('Check for updates (no update feed set)');
+    s.tray.setUpdateItems(updateItems({ state: 'idle' }));
+    await s.tray.perform(s.action('Check for updates'));
+    s.tray.setUpdateItems(updateItems({ state: 'ready', version: '0.2.0' }));
+    await s.tray.perform(s.action('Restart to update (0.2.0)'));
+    expect(s.opened).toEqual(['check for updates', 'restart to update']);
+    expect(s.shown.menus).toBe(menus + 3);
+    // The same items again: the native menu is not rebuilt.
+    s.tray.setUpdateItems(updateItems({ state: 'ready', version: '0.2.0' }));
+    expect(s.shown.menus).toBe(menus + 3);
+  });
+
   it('starts, ticks each second without calling the host, pauses, resumes, switches, stops', async () => {
     const s = setup();
     // Time two tasks so they are recent.

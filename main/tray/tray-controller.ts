@@ -18,6 +18,8 @@ export interface TrayHooks {
   openTask(taskId: number): void;
   /** The window on its Sync view, where failed edits are retried or given up. */
   openSync(): void;
+  checkForUpdates(): void;
+  restartToUpdate(): void;
   quit(): void;
   /** A tray action the host refused (shown to the user, e.g. as a notice). */
   showError(message: string): void;
@@ -48,6 +50,7 @@ export class TrayController {
   private sync: TraySync | null = null;
   private menuKey = '';
   private items: TrayItem[] = [];
+  private updates: readonly TrayItem[] = [];
   private readonly now: () => number;
   private readonly delay: number;
   private pending: ReturnType<typeof setTimeout> | null = null;
@@ -114,6 +117,12 @@ export class TrayController {
     return this.inFlight;
   }
 
+  /** The update items (update-items.ts) for the updater's status now. */
+  setUpdateItems(items: readonly TrayItem[]): void {
+    this.updates = items;
+    this.render();
+  }
+
   /** Once a second: only the title and tooltip change, unless the state did. */
   tick(): void {
     this.render();
@@ -124,6 +133,8 @@ export class TrayController {
     if (action.kind === 'open-app') return hooks.openApp();
     if (action.kind === 'open-task') return hooks.openTask(action.taskId);
     if (action.kind === 'open-sync') return hooks.openSync();
+    if (action.kind === 'check-updates') return hooks.checkForUpdates();
+    if (action.kind === 'restart-to-update') return hooks.restartToUpdate();
     if (action.kind === 'quit') return hooks.quit();
     try {
       await applyEdits(editsPort(endpoint), editsForAction(action));
@@ -175,10 +186,10 @@ export class TrayController {
 
   private render(): void {
     const { tray } = this.options;
-    const view = buildTrayView(this.current, this.now(), this.sync);
+    const view = buildTrayView(this.current, this.now(), this.sync, this.updates);
     tray.setTitle(view.title);
     tray.setToolTip(view.tooltip);
-    const key = trayMenuKey(this.current, this.sync);
+    const key = trayMenuKey(this.current, this.sync, this.updates);
     if (key !== this.menuKey) {
       this.menuKey = key;
       this.items = view.items;

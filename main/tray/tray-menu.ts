@@ -24,6 +24,10 @@ export type TrayAction =
   | { kind: 'open-task'; taskId: number }
   /** The window on its Sync view (edits failed). */
   | { kind: 'open-sync' }
+  /** The update feed is asked now (main/services/updater.ts). */
+  | { kind: 'check-updates' }
+  /** Quit and install the downloaded update. */
+  | { kind: 'restart-to-update' }
   | { kind: 'quit' };
 
 export type TrayItem =
@@ -42,26 +46,26 @@ export interface TrayView {
 const APP_NAME = 'Worktray';
 
 /** Electron reads `&` in a label as a mnemonic marker; a title's own `&` is doubled. */
-const label = (text: string) => text.replaceAll('&', '&&');
+export const menuLabel = (text: string) => text.replaceAll('&', '&&');
 
 const sep: TrayItem = { type: 'separator' };
 
-const footer: TrayItem[] = [
+const appItems: TrayItem[] = [
   { type: 'action', label: `Open ${APP_NAME}`, action: { kind: 'open-app' } },
   { type: 'action', label: `Quit ${APP_NAME}`, action: { kind: 'quit' } },
 ];
 
-/** The sync lines and a separator before the footer; nothing without an engine status. */
-const syncBlock = (sync: TraySync | null): TrayItem[] => {
-  const items = syncItems(sync);
-  return items.length > 0 ? [...items, sep] : [];
-};
+/** Items and a separator before the footer; nothing when there are none. */
+const block = (items: readonly TrayItem[]): TrayItem[] => (items.length > 0 ? [...items, sep] : []);
 
 export const buildTrayView = (
   state: TrayTimerState,
   now: number,
   sync: TraySync | null = null,
+  /** The update items (update-items.ts), above the footer. */
+  updates: readonly TrayItem[] = [],
 ): TrayView => {
+  const footer = [...block(updates), ...appItems];
   if (!state.signedIn) {
     return {
       title: '',
@@ -75,7 +79,7 @@ export const buildTrayView = (
   if (!active) {
     const starts: TrayItem[] = others.map((t) => ({
       type: 'action',
-      label: label(shortTitle(t.taskTitle, t.taskId)),
+      label: menuLabel(shortTitle(t.taskTitle, t.taskId)),
       action: { kind: 'start', taskId: t.taskId },
     }));
     return {
@@ -88,7 +92,7 @@ export const buildTrayView = (
           ? [{ type: 'label', label: 'Start a timer on' } as TrayItem, ...starts]
           : [{ type: 'label', label: 'No recent tasks' } as TrayItem]),
         sep,
-        ...syncBlock(sync),
+        ...block(syncItems(sync)),
         ...footer,
       ],
     };
@@ -99,7 +103,7 @@ export const buildTrayView = (
   const running = active.state === 'RUNNING';
   const switches: TrayItem[] = others.map((t) => ({
     type: 'action',
-    label: label(shortTitle(t.taskTitle, t.taskId)),
+    label: menuLabel(shortTitle(t.taskTitle, t.taskId)),
     action: { kind: 'switch', trackId: active.trackId, taskId: t.taskId },
   }));
   return {
@@ -108,7 +112,10 @@ export const buildTrayView = (
     items: [
       // The header holds no ticking time (a native menu is not redrawn each second): the title
       // and tooltip carry it.
-      { type: 'label', label: label(running ? `▶ ${title}` : `⏸ ${title} (paused at ${time})`) },
+      {
+        type: 'label',
+        label: menuLabel(running ? `▶ ${title}` : `⏸ ${title} (paused at ${time})`),
+      },
       running
         ? { type: 'action', label: 'Pause', action: { kind: 'pause', trackId: active.trackId } }
         : { type: 'action', label: 'Resume', action: { kind: 'resume', trackId: active.trackId } },
@@ -122,7 +129,7 @@ export const buildTrayView = (
         ? [sep, { type: 'submenu', label: 'Switch task', items: switches } as TrayItem]
         : []),
       sep,
-      ...syncBlock(sync),
+      ...block(syncItems(sync)),
       ...footer,
     ],
   };
@@ -132,5 +139,8 @@ export const buildTrayView = (
  * What changes the menu (everything but the ticking time): the binding rebuilds the native menu
  * when this key changes and only refreshes the title and tooltip each second.
  */
-export const trayMenuKey = (state: TrayTimerState, sync: TraySync | null = null): string =>
-  JSON.stringify([state.signedIn, state.active, state.recent, sync]);
+export const trayMenuKey = (
+  state: TrayTimerState,
+  sync: TraySync | null = null,
+  updates: readonly TrayItem[] = [],
+): string => JSON.stringify([state.signedIn, state.active, state.recent, sync, updates]);

@@ -315,6 +315,47 @@ describe('the Electron main process', () => {
     expect(unread.items.filter((n) => n.taskId === taskId)).toEqual([]);
   });
 
+  it('Help › Check for updates: disabled without a feed; with one, a check and what it found', {
+    timeout: 60_000,
+  }, async () => {
+    const help = () =>
+      s.appMenu?.items
+        .find((i) => i.role === 'help')
+        ?.submenu?.map((i) => ({
+          label: i.label,
+          enabled: i.enabled !== false,
+          click: i.click,
+        })) ?? [];
+    const tray = await until('the tray', () => s.trays[0]);
+    const trayLabels = () => tray.menu?.items.map((i) => i.label) ?? [];
+    const off = { label: 'Check for updates (no update feed set)', enabled: false };
+    expect(help()).toEqual([expect.objectContaining(off)]);
+    expect(trayLabels()).toContain(off.label);
+
+    // A feed from settings is checked at once. electron-updater cannot run under this stand-in
+    // (it needs the real 'electron'): the check fails, and says so in both menus.
+    s.notifications.length = 0;
+    await value('settings.set', { updateFeedUrl: 'https://updates.example.com/worktray/' });
+    const failed = await until('the failed check in Help', () =>
+      help().find((i) => i.label?.startsWith('Update check failed: the updater could not start')),
+    );
+    expect(failed.enabled).toBe(false);
+    expect(trayLabels()).toContain(failed.label?.replaceAll('&', '&&') ?? '');
+    expect(s.notifications).toEqual([]);
+    const check = help().find((i) => i.label === 'Check for updates');
+    expect(check?.enabled).toBe(true);
+
+    check?.click?.();
+    const notice = await until('the notice of a check the user asked for', () =>
+      s.notifications.find((n) => n.title === 'Could not check for updates'),
+    );
+    expect(notice.body).toMatch(/^The updater could not start: /);
+
+    await value('settings.set', { updateFeedUrl: null });
+    await until('updates off again', () => help()[0]?.label === off.label);
+    s.notifications.length = 0;
+  });
+
   it('opens a worktray:// link from a second launch in the window', async () => {
     s.sent.length = 0;
     s.app.emit('second-instance', {}, ['/opt/worktray', 'worktray://task/42']);

@@ -12,6 +12,14 @@ import path from 'node:path';
 
 type Handler = (...args: unknown[]) => unknown;
 
+export interface MenuTemplateItem {
+  label?: string;
+  role?: string;
+  enabled?: boolean;
+  click?: () => void;
+  submenu?: MenuTemplateItem[];
+}
+
 export interface StandInState {
   userData: string;
   appPath: string;
@@ -27,6 +35,8 @@ export interface StandInState {
   app: EventEmitter & { quit(): void };
   powerMonitor: EventEmitter;
   dialogAnswer: number;
+  /** What Menu.setApplicationMenu was given last. */
+  appMenu?: { items: MenuTemplateItem[] } | null;
   ready: () => void;
   /** Process mode: exits end this process. */
   exitsProcess?: boolean;
@@ -92,6 +102,9 @@ class FakeApp extends EventEmitter {
   }
   getAppPath() {
     return s.appPath;
+  }
+  getVersion() {
+    return '0.1.0';
   }
   exit(code: number) {
     s.calls.push(`exit ${code}`);
@@ -233,7 +246,10 @@ export class FakeTray {
 export { FakeTray as Tray };
 
 export const Menu = {
-  buildFromTemplate: (items: { label?: string; click?: () => void }[]) => ({ items }),
+  buildFromTemplate: (items: MenuTemplateItem[]) => ({ items }),
+  setApplicationMenu: (menu: { items: MenuTemplateItem[] } | null) => {
+    s.appMenu = menu;
+  },
 };
 
 export const nativeImage = {
