@@ -105,6 +105,16 @@ describe('electron-builder.yml', () => {
     expect(pkg.scripts.dist).toBe('tsx main/electron/dist.ts');
   });
 
+  it('writes the update files a generic feed serves (latest*.yml), nothing published', () => {
+    // The feed itself is the one set in the app's settings; `npm run dist` passes --publish never.
+    expect((config as { publish?: unknown }).publish).toEqual([
+      { provider: 'generic', url: 'https://updates.invalid/worktray/' },
+    ]);
+    expect(readFileSync(path.join(root, 'main/electron/dist.ts'), 'utf8')).toContain(
+      "['--publish', 'never']",
+    );
+  });
+
   it('registers the deep-link scheme the app parses', () => {
     const c = builderConfig.parse(config);
     expect(c.protocols.flatMap((p) => p.schemes)).toContain(DEEP_LINK_SCHEME);
