@@ -1,12 +1,16 @@
-import { useState } from 'react';
-import type { BridgeOutput, Diagnostics } from '../../shared/bridge';
+import { useEffect, useState } from 'react';
+import { type BridgeOutput, type Diagnostics, isBridgeError } from '../../shared/bridge';
 import { bridge } from '../data/bridge';
 import { Button } from '../ui/button';
+import { TextField } from '../ui/field';
 
 export interface DiagnosticsActions {
   openLogs: () => Promise<BridgeOutput<'app.openLogsFolder'>>;
   diagnostics: () => Promise<Diagnostics>;
   copy: (text: string) => Promise<void>;
+  /** The update feed in settings (null: updates off). */
+  updateFeed: () => Promise<string | null>;
+  setUpdateFeed: (url: string | null) => Promise<string | null>;
 }
 
 const size = (bytes: number) =>
@@ -72,7 +76,61 @@ export function DiagnosticsSection({ actions }: { actions: DiagnosticsActions })
         </Button>
       </div>
       {note ? <p className="muted">{note}</p> : null}
+      <UpdateFeed actions={actions} />
     </section>
+  );
+}
+
+/** Where the desktop app looks for updates; "Check for updates" is in its Help and tray menus. */
+function UpdateFeed({ actions }: { actions: DiagnosticsActions }) {
+  const [feed, setFeed] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  useEffect(() => {
+    actions
+      .updateFeed()
+      .then((url) => setFeed(url ?? ''))
+      .catch(() => {});
+  }, [actions]);
+  const save = () => {
+    setError(null);
+    setSaved(null);
+    actions
+      .setUpdateFeed(feed.trim() || null)
+      .then((url) => {
+        setFeed(url ?? '');
+        setSaved(
+          url
+            ? 'Saved: the app checks this feed at launch and on "Check for updates"'
+            : 'Saved: updates are off',
+        );
+      })
+      .catch((e: unknown) =>
+        setError(
+          (isBridgeError(e) ? e.fieldErrors?.[0]?.message : null) ??
+            (e instanceof Error ? e.message : String(e)),
+        ),
+      );
+  };
+  return (
+    <form
+      className="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+    >
+      <TextField
+        label="Update feed"
+        type="url"
+        placeholder="https://updates.example.com/worktray/"
+        value={feed}
+        onChange={(e) => setFeed(e.target.value)}
+        error={error}
+        hint={saved ?? 'Desktop app only; empty: no update checks'}
+      />
+      <Button type="submit">Save feed</Button>
+    </form>
   );
 }
 
@@ -80,4 +138,7 @@ export const diagnosticsActions: DiagnosticsActions = {
   openLogs: () => bridge().invoke('app.openLogsFolder', {}),
   diagnostics: () => bridge().invoke('app.diagnostics', {}),
   copy: (text) => navigator.clipboard.writeText(text),
+  updateFeed: async () => (await bridge().invoke('settings.get', {})).updateFeedUrl,
+  setUpdateFeed: async (url) =>
+    (await bridge().invoke('settings.set', { updateFeedUrl: url })).updateFeedUrl,
 };
