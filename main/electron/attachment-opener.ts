@@ -2,7 +2,7 @@ import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { attachmentFile } from '../../shared/bridge/activity';
 import type { BridgeResponse } from '../../shared/bridge/define';
-import { replicaFolderOf } from '../../sync/db/replica-name';
+import { replicaFolderOf } from '../../sync/door/paths';
 import type { BridgeEndpoint } from '../bridge/endpoint';
 import { opensDirectly, safeFileName } from './attachment-names';
 

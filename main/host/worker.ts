@@ -5,7 +5,7 @@
  * worker asks for them over the port.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openEngine } from '../../sync/engine/engine';
+import { openEngine } from '../../sync/door';
 import type { TokenVault } from '../services/token-vault';
 import { readHostConfig, startHost } from './host';
 import { type FromWorker, toWorker } from './worker-protocol';

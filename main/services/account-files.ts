@@ -1,6 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { replicaFolderName } from '../../sync/db/replica-name';
+import { replicaFolderName } from '../../sync/door';
 
 /**
  * The parts of a replica's folder that are copies of what the server holds, fetched again on

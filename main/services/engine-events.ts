@@ -1,14 +1,6 @@
 import type { BridgeEvents } from '../../shared/bridge';
-import type { EngineEvent, EngineStatus } from '../../sync/engine/engine-api';
+import { type EngineEvent, statusView } from '../../sync/door';
 import type { EventHub } from '../bridge/events';
-
-/** EngineStatus as the bridge's `syncStatus` (the same fields; kinds and keys as text). */
-export const statusView = (s: EngineStatus) => ({
-  ...s,
-  failed: s.failed.map((f) => ({ ...f, error: f.error ? { ...f.error } : null })),
-  pendingByKind: { ...s.pendingByKind } as Record<string, number>,
-  notices: s.notices.map((n) => ({ ...n })),
-});
 
 /** Forwards the engine's events to the bridge under their contract names. */
 export const forwardEngineEvent = (hub: EventHub<BridgeEvents>, event: EngineEvent): void => {

@@ -1,7 +1,6 @@
 import type { BridgeErrorData } from '../../shared/bridge/define';
 import { type ApiErrorKind, isApiClientError } from '../../sync/api';
-import { LocalIdError } from '../../sync/outbox/local-ids';
-import { OutboxStateError } from '../../sync/outbox/queue';
+import { engineRefusal } from '../../sync/door';
 
 const codeOfKind: Record<ApiErrorKind, BridgeErrorData['code']> = {
   network: 'offline',
@@ -32,13 +31,5 @@ export const mapServiceError = (error: unknown): BridgeErrorData | null => {
       ...(fieldErrors ? { fieldErrors } : {}),
     };
   }
-  if (error instanceof LocalIdError || error instanceof OutboxStateError)
-    return { code: 'rejected', message: error.message };
-  // The edit layer's refusal of an edit it cannot apply (unknown entity, wrong place): by
-  // name, so this mapping does not tie the host to the edit layer's module layout.
-  if (error instanceof Error && error.name === 'EditError') {
-    const notFound = (error as { code?: unknown }).code === 'not-found';
-    return { code: notFound ? 'not-found' : 'invalid-input', message: error.message };
-  }
-  return null;
+  return engineRefusal(error);
 };

@@ -7,30 +7,10 @@ import {
 } from '../../shared/bridge';
 import { type Dispatcher, type Implementation, registerBridge } from '../bridge/dispatcher';
 import { createEventHub, type EventHub } from '../bridge/events';
-import {
-  activeTimerView,
-  commentsView,
-  notificationsList,
-  openAttachment,
-  recentTasks,
-  timesheetView,
-  unreadCountView,
-} from './activity';
-import type { ReadContext } from './context';
 import { collectDiagnostics, logsFolder } from './diagnostics';
-import { statusView } from './engine-events';
 import { mapServiceError } from './errors';
-import {
-  boardView,
-  customFieldsFor,
-  projectView,
-  spacesNav,
-  spacesTree,
-  usersList,
-} from './projects';
 import { type DemoLauncher, type OpenEngine, SessionService } from './session';
 import { SettingsStore } from './settings-store';
-import { listTasks, myTasksView, searchView, statusCountsView, taskDetailView } from './tasks';
 import type { TokenVault } from './token-vault';
 
 export interface ServicesOptions {
@@ -71,21 +51,12 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     ...(options.demo ? { demo: options.demo } : {}),
     defaultServerUrl: options.defaultServerUrl ?? null,
     ...(options.pullIntervalMs ? { pullIntervalMs: options.pullIntervalMs } : {}),
+    now,
     onBackgroundError: log,
   });
 
-  const ctx = (): ReadContext => {
-    const a = session.require();
-    return {
-      db: a.engine.replica.db,
-      userId: a.userId,
-      now: now(),
-      engine: a.engine,
-      filesDir: a.filesDir,
-    };
-  };
-  const engine = () => session.require().engine;
-  const status = () => statusView(engine().status());
+  const door = () => session.require().door;
+  const currentStatus = () => session.current?.door.status() ?? null;
 
   const impl: Implementation<BridgeContract> = {
     'session.state': () => session.state(),
@@ -94,74 +65,40 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     'session.switchOrg': (i) => session.switchOrg(i.orgId),
     'session.signOut': () => session.signOut(),
 
-    'sync.status': () => {
-      const a = session.current;
-      return a ? statusView(a.engine.status()) : null;
-    },
-    'sync.now': async () => {
-      await engine().syncNow();
-      return status();
-    },
-    'sync.pause': () => {
-      engine().pause();
-      return status();
-    },
-    'sync.resume': () => {
-      engine().resume();
-      return status();
-    },
-    'sync.retry': (i) => {
-      engine().retry(i.mutationId, i.body as Parameters<ReturnType<typeof engine>['retry']>[1]);
-      return status();
-    },
-    'sync.discard': (i) => {
-      engine().discard(i.mutationId);
-      return status();
-    },
-    'sync.resolveConflict': (i) => {
-      engine().resolveConflict(i.mutationId, i.choice);
-      return status();
-    },
-    'sync.dismissNotice': (i) => {
-      engine().dismissNotice(i.noticeId);
-      return status();
-    },
-    // Paused first, so the restart after the stop does not begin another pull.
-    'sync.cancelBootstrap': async () => {
-      const e = engine();
-      e.pause();
-      await e.stop();
-      e.start();
-      return status();
-    },
+    'sync.status': currentStatus,
+    'sync.now': () => door().syncNow(),
+    'sync.pause': () => door().pause(),
+    'sync.resume': () => door().resume(),
+    'sync.retry': (i) => door().retry(i),
+    'sync.discard': (i) => door().discard(i.mutationId),
+    'sync.resolveConflict': (i) => door().resolveConflict(i),
+    'sync.dismissNotice': (i) => door().dismissNotice(i.noticeId),
+    'sync.cancelBootstrap': () => door().cancelBootstrap(),
 
-    'edits.apply': (command) => engine().edit(command),
+    'edits.apply': (command) => door().edit(command),
 
-    'tasks.list': (i) => listTasks(ctx(), i),
-    'tasks.detail': (i) => taskDetailView(ctx(), i.taskId),
-    'tasks.search': (i) => searchView(ctx(), i),
-    'tasks.myTasks': (i) => myTasksView(ctx(), i.limit),
-    'tasks.statusCounts': (i) => statusCountsView(ctx(), i.scope),
+    'tasks.list': (i) => door().listTasks(i),
+    'tasks.detail': (i) => door().taskDetail(i.taskId),
+    'tasks.search': (i) => door().searchTasks(i),
+    'tasks.myTasks': (i) => door().myTasks(i.limit),
+    'tasks.statusCounts': (i) => door().statusCounts(i.scope),
 
-    'spaces.tree': () => spacesTree(ctx()),
-    'spaces.nav': () => spacesNav(ctx()),
-    'projects.get': (i) => projectView(ctx(), i.projectId),
-    'projects.board': (i) => boardView(ctx(), i.projectId, i.perStatus),
-    'users.list': () => usersList(ctx()),
-    'customFields.forScope': (i) => customFieldsFor(ctx(), i.projectId),
+    'spaces.tree': () => door().spacesTree(),
+    'spaces.nav': () => door().spacesNav(),
+    'projects.get': (i) => door().project(i.projectId),
+    'projects.board': (i) => door().board(i.projectId, i.perStatus),
+    'users.list': () => door().users(),
+    'customFields.forScope': (i) => door().customFields(i.projectId),
 
-    'notifications.list': (i) => notificationsList(ctx(), i),
-    'notifications.unreadCount': () => unreadCountView(ctx()),
-    'comments.list': (i) => commentsView(ctx(), i.taskId),
-    'timesheet.range': (i) => timesheetView(ctx(), i.from, i.to),
-    'timers.active': () => activeTimerView(ctx()),
-    'timers.recentTasks': () => recentTasks(ctx()),
-    'attachments.open': (i) => openAttachment(ctx(), i, options.attachmentUrl ?? null),
+    'notifications.list': (i) => door().notifications(i),
+    'notifications.unreadCount': () => door().unreadCount(),
+    'comments.list': (i) => door().comments(i.taskId),
+    'timesheet.range': (i) => door().timesheet(i.from, i.to),
+    'timers.active': () => door().activeTimer(),
+    'timers.recentTasks': () => door().recentTasks(),
+    'attachments.open': (i) => door().openAttachment(i, options.attachmentUrl ?? null),
 
-    'app.diagnostics': () => {
-      const a = session.current;
-      return collectDiagnostics(options.dataDir, a ? statusView(a.engine.status()) : null);
-    },
+    'app.diagnostics': () => collectDiagnostics(options.dataDir, currentStatus()),
     'app.openLogsFolder': () => logsFolder(options.dataDir),
 
     'settings.get': () => settings.get(),

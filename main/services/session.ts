@@ -13,8 +13,13 @@ import {
   type SessionTokens,
   signIn,
 } from '../../sync/api';
-import { replicaFilesDir } from '../../sync/db/replica-name';
-import type { EngineOptions, SyncEngine } from '../../sync/engine/engine-api';
+import {
+  type EngineDoor,
+  type EngineOptions,
+  openDoor,
+  replicaFilesDir,
+  type SyncEngine,
+} from '../../sync/door';
 import type { EventHub } from '../bridge/events';
 import { wipeAccountFiles } from './account-files';
 import { replicasDir } from './data-layout';
@@ -62,6 +67,8 @@ export interface Active {
   orgId: number;
   userId: number;
   engine: SyncEngine;
+  /** The engine's front door: every view, the edit, the status and the controls. */
+  door: EngineDoor;
   /** The replica's own folder: its cached attachments and staged upload copies. */
   filesDir: string;
   off: () => void;
@@ -77,6 +84,8 @@ export interface SessionServiceOptions {
   /** The service offered at sign-in when none was used yet (WORKTRAY_SERVER). */
   defaultServerUrl?: string | null;
   pullIntervalMs?: number;
+  /** The clock of the views (overdue, today, running timers). */
+  now?: () => number;
   /** Told about failures nobody awaits (persisting tokens, a bad event payload). */
   onBackgroundError?: (what: string, error: unknown) => void;
 }
@@ -119,7 +128,7 @@ export class SessionService {
       organizations: a ? [...a.session.organizations] : [],
       currentOrgId: a?.orgId ?? null,
       demo: a?.demo ?? false,
-      bootstrapping: a !== null && a.engine.status().bootstrap !== null,
+      bootstrapping: a !== null && a.door.status().bootstrap !== null,
     };
   }
 
@@ -300,7 +309,17 @@ export class SessionService {
       userId,
       ...(this.options.pullIntervalMs ? { pullIntervalMs: this.options.pullIntervalMs } : {}),
     });
-    const off = engine.on((event) => {
+    const filesDir = replicaFilesDir(engineDir, {
+      serverUrl: client.baseUrl.origin,
+      userId,
+      orgId: client.orgId,
+    });
+    const door = openDoor(engine, {
+      userId,
+      filesDir,
+      ...(this.options.now ? { now: this.options.now } : {}),
+    });
+    const off = door.on((event) => {
       try {
         forwardEngineEvent(this.options.hub, event);
         if (event.type === 'status') {
@@ -323,15 +342,12 @@ export class SessionService {
       orgId: client.orgId,
       userId,
       engine,
-      filesDir: replicaFilesDir(engineDir, {
-        serverUrl: client.baseUrl.origin,
-        userId,
-        orgId: client.orgId,
-      }),
+      door,
+      filesDir,
       off,
     };
-    this.bootstrapping = engine.status().bootstrap !== null;
-    engine.start();
+    this.bootstrapping = door.status().bootstrap !== null;
+    door.start();
   }
 
   private async deactivate() {
@@ -339,7 +355,7 @@ export class SessionService {
     if (!a) return;
     this.active = null;
     a.off();
-    await a.engine.close();
+    await a.door.close();
   }
 
   /**

@@ -85,6 +85,34 @@ export const activeTimer = (db: Sqlite, userId: number, nowMs: number): TimerRec
   return row ? timerDto(row, nowMs) : null;
 };
 
+/** A task timed lately: its line in the tray's and the timer's picker. */
+export interface RecentlyTimed {
+  taskId: number;
+  taskTitle: string;
+  projectId: number | null;
+  lastTimedAt: number;
+}
+
+/** The `limit` tasks the user timed most recently that are still in the replica. */
+export const recentlyTimedTasks = (db: Sqlite, userId: number, limit: number): RecentlyTimed[] =>
+  all(
+    db,
+    qb
+      .selectFrom('timers as tm')
+      .innerJoin('tasks as t', 't.task_id', 'tm.task_id')
+      .select([
+        't.task_id as taskId',
+        't.title as taskTitle',
+        't.project_id as projectId',
+        (eb) => eb.fn.max('tm.start_time').as('lastTimedAt'),
+      ])
+      .where('tm.user_id', '=', userId)
+      .groupBy('t.task_id')
+      .orderBy('lastTimedAt', 'desc')
+      .orderBy('t.task_id', 'desc')
+      .limit(limit),
+  );
+
 export const readTimer = (db: Sqlite, trackId: number, nowMs: number): TimerRecord | null => {
   const row = first(
     db,
@@ -141,11 +169,11 @@ export const unreadCount = (db: Sqlite): number =>
       .where('read', '=', 0),
   )?.n ?? 0;
 
-/** GET /v1/notifications offline: a page, newest first, optionally unread only. */
-export const listNotifications = (
+/** A window of the notifications, newest first, optionally unread only, and their total. */
+export const notificationsWindow = (
   db: Sqlite,
-  query: { page: number; size: number; unreadOnly?: boolean },
-): Page<Notification> => {
+  query: { unreadOnly?: boolean; limit: number; offset: number },
+): { items: Notification[]; total: number } => {
   const base = qb.selectFrom('notifications');
   const scoped = query.unreadOnly ? base.where('read', '=', 0) : base;
   const total =
@@ -153,17 +181,26 @@ export const listNotifications = (
       db,
       scoped.select((eb) => eb.fn.countAll<number>().as('n')),
     )?.n ?? 0;
-  const { limit, offset } = pageWindow(query.page, query.size);
   const rows = all(
     db,
     scoped
       .select(NOTIFICATION_COLUMNS)
       .orderBy('created_time', 'desc')
       .orderBy('notification_id', 'desc')
-      .limit(limit)
-      .offset(offset),
+      .limit(query.limit)
+      .offset(query.offset),
   );
-  return pageOf(rows.map(notificationDto), total, query.page, query.size);
+  return { items: rows.map(notificationDto), total };
+};
+
+/** GET /v1/notifications offline: a page, newest first, optionally unread only. */
+export const listNotifications = (
+  db: Sqlite,
+  query: { page: number; size: number; unreadOnly?: boolean },
+): Page<Notification> => {
+  const window = pageWindow(query.page, query.size);
+  const { items, total } = notificationsWindow(db, { unreadOnly: query.unreadOnly, ...window });
+  return pageOf(items, total, query.page, query.size);
 };
 
 // ---- comments (lazy data: lazy-cache.ts stores them) ---------------------------------------

@@ -25,19 +25,9 @@ import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
 import type { ProjectsTable } from '../types';
 import { toIso } from './convert';
-import {
-  dynamicStmt,
-  fieldDto,
-  fieldsForScope,
-  IN_JSON,
-  idsJson,
-  isOverdue,
-  jsonOr,
-  loadFieldDefinitions,
-  loadUserRefs,
-  refOf,
-  withExtra,
-} from './tasks-read';
+import { fieldDto, fieldsForScope, loadFieldDefinitions } from './custom-fields';
+import { IN_JSON, idsJson } from './id-list';
+import { dynamicStmt, isOverdue, jsonOr, loadUserRefs, refOf, withExtra } from './tasks-read';
 
 export type ProjectRow = ProjectsTable;
 
@@ -185,6 +175,27 @@ export const readProjects = (db: Sqlite, ids: readonly number[], nowMs: number):
 
 export const readProject = (db: Sqlite, projectId: number, nowMs: number): Project | null =>
   readProjects(db, [projectId], nowMs)[0] ?? null;
+
+/** Every project of the replica, by id. */
+export const readAllProjects = (db: Sqlite, nowMs: number): Project[] =>
+  projectDtos(
+    db,
+    stmt(
+      db,
+      `SELECT ${PROJECT_COLUMNS} FROM projects p ORDER BY p.project_id`,
+    ).all() as ProjectRow[],
+    nowMs,
+  );
+
+/** The names of these projects (those the replica holds). */
+export const projectNames = (db: Sqlite, ids: readonly number[]): Map<number, string> =>
+  new Map(
+    (
+      stmt(db, `SELECT project_id, project_name FROM projects WHERE project_id IN ${IN_JSON}`).all(
+        idsJson(ids),
+      ) as { project_id: number; project_name: string }[]
+    ).map((r) => [r.project_id, r.project_name]),
+  );
 
 /** The replica's project tables as the shared filter compiler sees them (columns of 0001). */
 export const replicaProjectShape: ProjectSqlShape = {

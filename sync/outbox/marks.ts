@@ -1,14 +1,18 @@
+/**
+ * Where entities stand against the server, from their outbox rows: what the views show beside
+ * each row (the bridge's `sync` mark).
+ */
 import type { SyncMark } from '../../shared/bridge/common';
-import { stmt } from '../../sync/db/kysely';
-import type { Sqlite } from '../../sync/db/open';
-import type { EntityKind } from '../../sync/outbox/types';
+import { stmt } from '../db/kysely';
+import type { Sqlite } from '../db/open';
+import type { EntityKind } from './types';
 
 const rank: Record<string, number> = { pending: 1, inflight: 1, failed: 2, conflict: 3 };
 const markOfRank: SyncMark[] = ['synced', 'pending', 'failed', 'conflict'];
 
 /**
- * Per entity, where it stands against the server: an entity with outbox rows is pending, or
- * failed / in conflict when one of its rows waits for the user (the worst row wins).
+ * Per entity with outbox rows: pending, or failed / in conflict when one of its rows waits for
+ * the user (the worst row wins). Entities without rows are absent (synced).
  */
 export const syncMarks = (
   db: Sqlite,
@@ -29,19 +33,3 @@ export const syncMarks = (
   for (const [id, r] of worst) out.set(id, markOfRank[r] ?? 'synced');
   return out;
 };
-
-/** Rows with their `sync` mark. */
-export const withMarks = <T>(
-  db: Sqlite,
-  kind: EntityKind,
-  rows: readonly T[],
-  idOf: (row: T) => number,
-): (T & { sync: SyncMark })[] => {
-  const marks = syncMarks(db, kind, rows.map(idOf));
-  return rows.map((r) => ({ ...r, sync: marks.get(idOf(r)) ?? 'synced' }));
-};
-
-export const withMark = <T>(db: Sqlite, kind: EntityKind, row: T, id: number) => ({
-  ...row,
-  sync: syncMarks(db, kind, [id]).get(id) ?? ('synced' as SyncMark),
-});
