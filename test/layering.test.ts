@@ -24,13 +24,27 @@ interface Rule {
   forbidden?: readonly string[];
   /** May it use Node builtins (`node:fs`, `fs`)? */
   builtins: boolean;
+  /**
+   * Folders of `local` reached only through these entry points (a folder's index or one
+   * module), by tests too only where `testsToo` is set.
+   */
+  doors?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** design.md, "Layers and who may import whom". test/, bench/, scripts/ and root files: anything. */
 const rules: Record<Layer, Rule> = {
   shared: { local: ['shared'], packages: ['zod'], builtins: false },
   sync: { local: ['shared', 'sync'], packages: 'any', builtins: true },
-  main: { local: ['shared', 'sync', 'main'], packages: 'any', builtins: true },
+  // The host reaches the engine through its front door (views, edits, status, control; its
+  // light entry `paths` for the Electron main process, which must not load SQLite) and the
+  // API client it signs in with; the replica's tables and the outbox stay behind them.
+  main: {
+    local: ['shared', 'sync', 'main'],
+    packages: 'any',
+    forbidden: ['better-sqlite3', 'kysely'],
+    builtins: true,
+    doors: { sync: ['sync/door', 'sync/door/paths', 'sync/api'] },
+  },
   renderer: {
     local: ['shared', 'renderer'],
     packages: 'any',
@@ -75,9 +89,16 @@ const packageName = (spec: string) =>
 const importsOf = (text: string): string[] =>
   ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
 
+/** The repository path a relative specifier names, without extension or a trailing `/index`. */
+const targetOf = (fromFile: string, spec: string): string =>
+  path.posix
+    .normalize(path.posix.join(path.posix.dirname(fromFile), spec))
+    .replace(/\.(ts|tsx|js|mjs)$/, '')
+    .replace(/\/index$/, '');
+
 /** The top-level folder a relative specifier lands in ('' for a root file, '..' outside). */
 const folderOf = (fromFile: string, spec: string): string => {
-  const target = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), spec));
+  const target = targetOf(fromFile, spec);
   if (target === '..' || target.startsWith('../')) return '..';
   const parts = target.split('/');
   return parts.length > 1 ? (parts[0] ?? '') : '';
@@ -95,10 +116,13 @@ const checkFiles = (files: readonly SourceFile[]): Violation[] => {
       const bad = (reason: string) => out.push({ file: file.path, specifier: spec, reason });
       if (spec.startsWith('.') || spec.startsWith('/')) {
         const folder = spec.startsWith('/') ? '..' : folderOf(file.path, spec);
+        const doors = rule.doors?.[folder];
         if (!rule.local.includes(folder))
           bad(
             `${layer}/ may import only ${rule.local.join(', ')}; this reaches ${folder || 'the root'}`,
           );
+        else if (doors && !test && !doors.includes(targetOf(file.path, spec)))
+          bad(`${layer}/ may reach ${folder}/ only through ${doors.join(', ')}`);
         continue;
       }
       if (spec.startsWith('node:') || builtins.has(spec) || builtins.has(packageName(spec))) {
@@ -114,6 +138,49 @@ const checkFiles = (files: readonly SourceFile[]): Violation[] => {
   }
   return out;
 };
+
+/**
+ * SQL in a host file: a statement prepared or built (`.prepare(`, `.pragma(`, kysely's
+ * `selectFrom(`), or SQL words in a string or template literal (found in the syntax tree, so
+ * comments and prose in lower case are not mistaken for it). The replica's SQL lives in sync/.
+ */
+const SQL_WORDS =
+  /\b(SELECT\s|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|PRAGMA\s|CREATE\s+(TABLE|INDEX)|json_each\()/;
+const SQL_CALLS = new Set([
+  'prepare',
+  'pragma',
+  'selectFrom',
+  'insertInto',
+  'updateTable',
+  'deleteFrom',
+]);
+
+const sqlIn = (file: SourceFile): string[] => {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+      if (SQL_WORDS.test(node.text)) found.push(`SQL in a string: ${node.text.slice(0, 40)}`);
+    } else if (ts.isTemplateExpression(node)) {
+      const text = [node.head.text, ...node.templateSpans.map((t) => t.literal.text)].join('?');
+      if (SQL_WORDS.test(text)) found.push(`SQL in a template: ${text.slice(0, 40)}`);
+    } else if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      SQL_CALLS.has(node.expression.name.text)
+    ) {
+      found.push(`a statement built: .${node.expression.name.text}(`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, false));
+  return found;
+};
+
+/** Host files (tests aside) that hold SQL. */
+const hostSql = (files: readonly SourceFile[]): string[] =>
+  files
+    .filter((f) => f.path.startsWith('main/') && !isTestFile(f.path))
+    .flatMap((f) => sqlIn(f).map((why) => `${f.path}: ${why}`));
 
 const skipDirs = new Set(['node_modules', 'dist', 'coverage', 'test-results', '.git', '.data']);
 
@@ -137,6 +204,42 @@ describe('layering (design.md)', () => {
     expect(files.some((f) => f.path.startsWith('shared/'))).toBe(true);
     const violations = checkFiles(files).map((v) => `${v.file}: '${v.specifier}': ${v.reason}`);
     expect(violations).toEqual([]);
+  });
+
+  it('no SQL in main/: the host asks sync/door', () => {
+    const files = sourceFiles();
+    expect(files.some((f) => f.path.startsWith('main/services/'))).toBe(true);
+    expect(hostSql(files)).toEqual([]);
+  });
+
+  it('the SQL check catches statements (self-test on files in memory)', () => {
+    const file = (path: string, lines: string[]) => ({ path, text: lines.join('\n') });
+    const found = hostSql([
+      file('main/a.ts', ["const n = stmt(db, 'SELECT COUNT(*) AS n FROM tasks').get();"]),
+      file('main/b.ts', ['const r = db.prepare(`x`).all();']),
+      file('main/c.ts', ["const q = qb.selectFrom('tasks').selectAll();"]),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a file under test
+      file('main/d.ts', ['const s = `SELECT ${cols} FROM tasks t WHERE ${where}`;']),
+      file('main/e.ts', ["const j = `FROM outbox o, json_each(o.body, '$.localIds')`;"]),
+      file('main/f.ts', ["db.pragma('data_version');"]),
+      file('main/clean.ts', [
+        '// SELECT in a comment is prose',
+        "const m = 'select a file to open, then update the list';",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a file under test
+        'const t = `${n} tasks`;',
+        "const r = /^attachments\\/(\\d+)$/.exec('x');",
+      ]),
+      file('main/ok.test.ts', ["db.prepare('SELECT 1');"]),
+      file('sync/db/q.ts', ["stmt(db, 'SELECT 1');"]),
+    ]).map((line) => line.split(':')[0]);
+    expect(found).toEqual([
+      'main/a.ts',
+      'main/b.ts',
+      'main/c.ts',
+      'main/d.ts',
+      'main/e.ts',
+      'main/f.ts',
+    ]);
   });
 
   it('the scanner catches violations (self-test on files in memory)', () => {
@@ -179,6 +282,24 @@ describe('layering (design.md)', () => {
         text: "import { a } from '../renderer/ui';\nimport { b } from '../sync/x';",
       },
       {
+        path: 'main/services/views.ts',
+        text: [
+          "import { door } from '../../sync/door';",
+          "import { door2 } from '../../sync/door/index';",
+          "import { client } from '../../sync/api';",
+          "import { spawn } from '../../sync/door/paths';",
+          "import { stmt } from '../../sync/db/kysely';",
+          "import type { Row } from '../../sync/door/task-views';",
+          "import { queue } from '../../sync/outbox';",
+          "import Database from 'better-sqlite3';",
+          "import { sql } from 'kysely';",
+        ].join('\n'),
+      },
+      {
+        path: 'main/services/views.test.ts',
+        text: "import { tmp } from '../../sync/test-support/temp-dir';",
+      },
+      {
         path: 'shared/filters/sql.db.test.ts',
         text: "import Database from 'better-sqlite3';\nimport { it } from 'vitest';\nimport { s } from '../../sync/db';",
       },
@@ -206,6 +327,12 @@ describe('layering (design.md)', () => {
         'server/app.ts ../sync/api/client',
         'sync/engine.ts ../main/settings',
         'main/host.ts ../renderer/ui',
+        'main/host.ts ../sync/x',
+        'main/services/views.ts ../../sync/db/kysely',
+        'main/services/views.ts ../../sync/door/task-views',
+        'main/services/views.ts ../../sync/outbox',
+        'main/services/views.ts better-sqlite3',
+        'main/services/views.ts kysely',
         'shared/filters/sql.db.test.ts ../../sync/db',
       ].sort(),
     );
