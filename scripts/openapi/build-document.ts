@@ -30,6 +30,7 @@ import {
   checklistUpdateRequest,
   comment,
   contact,
+  contentTypesByExtension,
   createProjectTaskData,
   customField,
   customFieldOption,
@@ -183,6 +184,23 @@ const withComponentNames = <T>(fn: () => T): T => {
   }
 };
 
+/**
+ * zod-to-openapi 9 writes `.nullable()` of a named schema as `allOf: [$ref, {type: [object,
+ * null]}]`, which no null satisfies (null must match both members; upstream: asteasolutions/
+ * zod-to-openapi#387). Rewritten to what the zod schema means: the reference, or null.
+ */
+const nullableRefsAsAnyOf = (node: unknown): void => {
+  if (!node || typeof node !== 'object') return;
+  for (const value of Object.values(node)) nullableRefsAsAnyOf(value);
+  const schema = node as { allOf?: JsonSchema[]; anyOf?: JsonSchema[] };
+  const [ref, override, ...rest] = schema.allOf ?? [];
+  const types = override?.type;
+  if (!ref?.$ref || rest.length > 0 || Object.keys(override ?? {}).length !== 1) return;
+  if (!Array.isArray(types) || !types.includes('null')) return;
+  delete schema.allOf;
+  schema.anyOf = [ref, { type: 'null' }];
+};
+
 // ---------------------------------------------------------------------------------------------
 // Responses
 
@@ -224,15 +242,21 @@ export const errorStatusesOf = (id: string, row: EndpointDef): ErrorCode[] => {
   return codes;
 };
 
+/**
+ * A download answers the attachment's own content type, one of the plan's; the bytes are the
+ * file's, so no schema (OpenAPI 3.1 describes raw content by its media type alone).
+ */
+const fileContent = Object.fromEntries(
+  uploadRules.allowedExtensions.map((e) => [contentTypesByExtension[e], {}]),
+) as NonNullable<Extract<RouteConfig['responses'][number], { content?: unknown }>['content']>;
+
 const responsesOf = (id: string, row: EndpointDef): RouteConfig['responses'] => {
   const out: RouteConfig['responses'] = {};
   if (row.status === 204) out[204] = { description: 'Done; no body.' };
   else if (row.produces === 'binary')
     out[200] = {
-      description: 'The file’s bytes.',
-      content: {
-        'application/octet-stream': { schema: { type: 'string', format: 'binary' } as RawSchema },
-      },
+      description: 'The file’s bytes, typed by the attachment’s `contentType`.',
+      content: fileContent,
     };
   else
     out[200] = {
@@ -401,5 +425,6 @@ export const buildOpenApiDocument = (): OpenApiDocument =>
       tags: tags.map((name) => ({ name, description: tagDescriptions[name] })),
     });
     dropNullFromQueryParameters(doc);
+    nullableRefsAsAnyOf(doc);
     return doc;
   });

@@ -13,7 +13,13 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../scripts/openapi/build-document';
 import { queryShape } from '../../scripts/openapi/parameters';
-import { type EndpointDef, endpoints, pathParamNames } from '../../shared/api/index';
+import {
+  contentTypesByExtension,
+  type EndpointDef,
+  endpoints,
+  pathParamNames,
+  uploadRules,
+} from '../../shared/api/index';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -82,6 +88,31 @@ describe('OpenAPI document', () => {
     expect(doc.info.description).toContain('Idempotency-Key');
   });
 
+  it('declares a nullable reference as the reference or null, so that null validates', () => {
+    // zod-to-openapi 9 writes `.nullable()` of a named schema as allOf [$ref, {type: [object,
+    // null]}], which no null satisfies (null must match both); the document says anyOf.
+    const overrides: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return;
+      const allOf = (node as { allOf?: { type?: unknown }[] }).allOf;
+      if (allOf?.some((s) => Array.isArray(s.type) && s.type.includes('null'))) overrides.push(at);
+      for (const [k, v] of Object.entries(node)) walk(v, `${at}/${k}`);
+    };
+    walk(doc, '');
+    expect(overrides).toEqual([]);
+    const schemas = doc.components?.schemas as Record<
+      string,
+      { properties: Record<string, unknown> }
+    >;
+    const nullableUser = {
+      anyOf: [{ $ref: '#/components/schemas/UserRef' }, { type: 'null' }],
+    };
+    expect(schemas.Project?.properties.deletedBy).toEqual(nullableUser);
+    expect(schemas.Task?.properties.createdBy).toEqual(nullableUser);
+    const members = schemas.SpaceMember?.properties;
+    expect(members?.invitedBy).toEqual(nullableUser);
+  });
+
   it('has one operation per endpoint-table row, with its id, method, path and tag', () => {
     let count = 0;
     for (const item of Object.values(doc.paths ?? {})) {
@@ -140,9 +171,9 @@ describe('OpenAPI document', () => {
         expect(responses['204']?.content, id).toBeUndefined();
         expect(responses['200'], id).toBeUndefined();
       } else if (row.produces === 'binary') {
-        expect(Object.keys(responses['200']?.content ?? {}), id).toEqual([
-          'application/octet-stream',
-        ]);
+        // The server answers a file with its attachment's contentType: one of the plan's.
+        const types = new Set(uploadRules.allowedExtensions.map((e) => contentTypesByExtension[e]));
+        expect(Object.keys(responses['200']?.content ?? {}).sort(), id).toEqual([...types].sort());
       } else {
         const schema = responses['200']?.content?.['application/json']?.schema as {
           $ref?: string;
