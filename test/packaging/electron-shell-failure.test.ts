@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { buildElectron } from '../../main/electron/build';
 import type { StandInState } from './electron-stand-in';
+import { newStandInState } from './stand-in-state';
 
 /** The built main process when its host cannot start: it says why and exits. */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -18,20 +19,7 @@ afterAll(() => {
 });
 
 it('shows why the host could not start and exits with 1', { timeout: 60_000 }, async () => {
-  const s = {
-    userData: path.join(base, 'user-data'),
-    appPath: path.join(base, 'app'),
-    calls: [] as string[],
-    privileged: [],
-    protocolHandlers: new Map(),
-    ipcHandlers: new Map(),
-    windows: [],
-    sent: [],
-    trays: [],
-    shortcuts: new Map(),
-    notifications: [],
-    dialogAnswer: 0,
-  } as unknown as StandInState;
+  const s = newStandInState(path.join(base, 'user-data'), path.join(base, 'app'));
   (globalThis as { electronStandIn?: StandInState }).electronStandIn = s;
   process.env.WORKTRAY_SERVER = 'ftp://files.example.com';
   await buildElectron({

@@ -8,6 +8,7 @@ import type { BridgeInput, BridgeMethod, BridgeOutput } from '../../shared/bridg
 import type { BridgeErrorData } from '../../shared/bridge/define';
 import { replicaFolderOf } from '../../sync/db/replica-name';
 import type { FakeWindow, StandInState } from './electron-stand-in';
+import { newStandInState } from './stand-in-state';
 
 /**
  * The Electron main process as built (`buildElectron`), run in Node with a stand-in for the
@@ -17,23 +18,7 @@ import type { FakeWindow, StandInState } from './electron-stand-in';
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const base = mkdtempSync(path.join(tmpdir(), 'electron-shell-'));
-const s: StandInState = {
-  userData: path.join(base, 'user-data'),
-  appPath: path.join(base, 'app'),
-  calls: [],
-  privileged: [],
-  protocolHandlers: new Map(),
-  ipcHandlers: new Map(),
-  windows: [],
-  sent: [],
-  trays: [],
-  shortcuts: new Map(),
-  notifications: [],
-  app: undefined as never,
-  powerMonitor: undefined as never,
-  dialogAnswer: 0,
-  ready: () => {},
-};
+const s: StandInState = newStandInState(path.join(base, 'user-data'), path.join(base, 'app'));
 (globalThis as { electronStandIn?: StandInState }).electronStandIn = s;
 
 const until = async <T>(

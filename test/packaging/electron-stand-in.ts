@@ -9,6 +9,7 @@
  */
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
+import { newStandInState } from './stand-in-state';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -43,21 +44,10 @@ export interface StandInState {
 }
 
 const processState = (): StandInState => ({
-  userData: path.join(process.env.WORKTRAY_DATA_DIR ?? process.cwd(), 'electron-user-data'),
-  appPath: path.resolve(path.dirname(process.argv[1] ?? '.'), '..'),
-  calls: [],
-  privileged: [],
-  protocolHandlers: new Map(),
-  ipcHandlers: new Map(),
-  windows: [],
-  sent: [],
-  trays: [],
-  shortcuts: new Map(),
-  notifications: [],
-  app: undefined as never,
-  powerMonitor: undefined as never,
-  dialogAnswer: 0,
-  ready: () => {},
+  ...newStandInState(
+    path.join(process.env.WORKTRAY_DATA_DIR ?? process.cwd(), 'electron-user-data'),
+    path.resolve(path.dirname(process.argv[1] ?? '.'), '..'),
+  ),
   exitsProcess: true,
 });
 
