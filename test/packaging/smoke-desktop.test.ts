@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -83,6 +84,23 @@ describe.skipIf(process.platform === 'win32')('npm run smoke:desktop', () => {
     const line = r.out[0] ?? '';
     expect(line).toMatch(/^\{"window":true,"synced":true,"tray":true,"tasks":\d+\}$/);
     expect((JSON.parse(line) as { tasks: number }).tasks).toBeGreaterThan(0);
+  });
+
+  it('npm run smoke:desktop -- --packaged BINARY: the same line from a built app, nothing built', {
+    timeout: 120_000,
+  }, async () => {
+    // A "packaged" stand-in: its own executable, started with --smoke alone.
+    const packaged = installStandInElectron(
+      path.join(base, 'packaged'),
+      `ELECTRON_STAND_IN=process exec '${process.execPath}' '${appRoot}/dist-electron/main.js' "$@"`,
+    );
+    const run = spawnSync(
+      'npm',
+      ['run', '--silent', 'smoke:desktop', '--', '--packaged', packaged, '--timeout', '90'],
+      { cwd: root, encoding: 'utf8', timeout: 110_000 },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^\{"window":true,"synced":true,"tray":true,"tasks":[1-9]\d*\}\n$/);
   });
 
   it('a demo server that cannot start: non-zero, and the reason in one line', {
