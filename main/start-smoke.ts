@@ -16,7 +16,13 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SMOKE_FAILED, SMOKE_FLAG, SMOKE_TIMEOUT_ENV, smokeResult } from './electron/smoke';
+import {
+  errorText,
+  SMOKE_FAILED,
+  SMOKE_FLAG,
+  SMOKE_TIMEOUT_ENV,
+  smokeResult,
+} from './electron/smoke';
 import { type Builders, defaultBuilders, startDesktop } from './start-desktop';
 import { electronEnv, electronPackageDir } from './start-plan';
 
@@ -120,6 +126,8 @@ export const smokeDesktop = async (o: SmokeDesktopOptions): Promise<number> => {
     if (r.failure) return fail(r.failure);
     const how = r.signal ? `was killed (${r.signal})` : `exited with code ${r.code}`;
     return fail(`the app ${how} without printing a result line`);
+  } catch (e) {
+    return fail(errorText(e));
   } finally {
     if (!o.dataDir) rmSync(dataDir, { recursive: true, force: true });
   }

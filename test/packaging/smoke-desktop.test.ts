@@ -47,7 +47,12 @@ const builders: Builders = {
   },
 };
 
-const smoke = async (options: { dataDir?: string; electronDir?: string; timeoutMs?: number }) => {
+const smoke = async (options: {
+  dataDir?: string;
+  electronDir?: string;
+  packaged?: string;
+  timeoutMs?: number;
+}) => {
   const out: string[] = [];
   const err: string[] = [];
   const code = await smokeDesktop({
@@ -57,6 +62,7 @@ const smoke = async (options: { dataDir?: string; electronDir?: string; timeoutM
     timeoutMs: options.timeoutMs ?? 90_000,
     env: process.env,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.packaged ? { packaged: options.packaged } : {}),
     out: (l) => out.push(l),
     err: (l) => err.push(l),
   });
@@ -116,6 +122,12 @@ describe.skipIf(process.platform === 'win32')('npm run smoke:desktop', () => {
     expect(r.reason).toMatch(
       /^smoke:desktop failed: could not sign in to the embedded demo: .*demo-server/,
     );
+  });
+
+  it('a packaged binary that is not there: non-zero, saying so', async () => {
+    const r = await smoke({ packaged: path.join(base, 'no-such-app') });
+    expect([r.code, r.out]).toEqual([1, []]);
+    expect(r.reason).toMatch(/^smoke:desktop failed: could not start .*no-such-app: .*ENOENT/);
   });
 
   it('without the Electron runtime: non-zero, saying so', async () => {
