@@ -124,14 +124,14 @@ export class Pusher {
     const summary: PushSummary = { sent: 0, failed: 0, waiting: 0 };
     const limit = this.options.concurrency ?? 4;
     const inflight = new Map<number, Promise<void>>();
-    /** Answers received and not yet written. */
-    const answered: Settlement[] = [];
+    /** Outcomes received and not yet written. */
+    const answered: Outcome[] = [];
     const db = this.options.replica.db;
     const send = (rows: readonly QueuedMutation[]) => {
       for (const row of rows) {
         const job = this.sendOne(row)
-          .then((settlement) => {
-            answered.push(settlement);
+          .then((outcome) => {
+            answered.push(outcome);
           })
           .finally(() => inflight.delete(row.mutationId));
         inflight.set(row.mutationId, job);
@@ -150,8 +150,8 @@ export class Pusher {
     for (;;) {
       fill();
       if (answered.length > 0) {
-        const { rows, after } = this.step(answered.splice(0), limit - inflight.size);
-        for (const done of after) done(summary);
+        const { rows, written } = this.step(answered.splice(0), limit - inflight.size);
+        for (const w of written) this.afterCommit(w, summary);
         send(rows);
         // Written answers may free rows for slots that free up later.
         mayBeReady = true;
@@ -182,29 +182,73 @@ export class Pusher {
   }
 
   /**
-   * Writes answers and takes the next rows in one transaction. Should that transaction fail
-   * (a full or locked disk), each answer is written alone instead, where a failure sends only
+   * Writes outcomes and takes the next rows in one transaction. Should that transaction fail
+   * (a full or locked disk), each outcome is written alone instead, where a failure sends only
    * that row back to wait (`applySent`), and no row is taken this step.
    */
   private step(
-    settlements: readonly Settlement[],
+    outcomes: readonly Outcome[],
     free: number,
-  ): { rows: QueuedMutation[]; after: AfterCommit[] } {
+  ): { rows: QueuedMutation[]; written: Written[] } {
+    const { replica } = this.options;
     try {
-      return this.options.replica.transaction(() => {
+      return replica.transaction(() => {
         // The answers' rebase (the replica's hook, at the end of their own transaction) runs
         // before rows are taken: a row taken in flight is past merging, and an edit queued
         // behind a create would keep no base to tell its own values from someone else's.
-        const replica = this.options.replica;
-        const after = replica.transaction(() => settlements.map((settle) => settle()));
-        return { rows: this.takeIn(free), after };
+        const written = replica.transaction(() => outcomes.map((o) => this.write(o)));
+        return { rows: this.takeIn(free), written };
       });
     } catch (error) {
-      if (settlements.length === 0) throw error;
-      return {
-        rows: [],
-        after: settlements.map((settle) => this.options.replica.transaction(settle)),
-      };
+      if (outcomes.length === 0) throw error;
+      return { rows: [], written: outcomes.map((o) => replica.transaction(() => this.write(o))) };
+    }
+  }
+
+  /** Writes one outcome (in the caller's transaction): what the server said, or the failure. */
+  private write(o: Outcome): Written {
+    switch (o.type) {
+      case 'answer': {
+        const written = this.applySent(o.row, o.answer, o.path, o.counts);
+        if (o.twin)
+          addNotice(this.options.replica.db, o.row.entity, possibleTwin(o.row), this.now());
+        return written;
+      }
+      case 'blocked':
+        retryLater(
+          this.options.replica.db,
+          o.row.mutationId,
+          { kind: 'local', failure: 'retry', message: 'waiting for an entity it refers to' },
+          this.now() + 1_000,
+          this.now(),
+        );
+        return { type: 'none' };
+      case 'error':
+        return this.fail(o.row, o.error);
+    }
+  }
+
+  /** Events and staged-file removal, once what was written is committed. */
+  private afterCommit(w: Written, summary: PushSummary): void {
+    switch (w.type) {
+      case 'sent':
+        if (w.counts) summary.sent++;
+        removeStagedFiles(this.options.dataDir, w.files);
+        this.emit({ type: 'sent', mutation: w.row, applied: w.applied });
+        return;
+      case 'retrying':
+        if (w.offline) this.emit({ type: 'online', online: false });
+        this.emit({ type: 'retrying', mutation: w.row, error: w.error, nextAttemptAt: w.at });
+        return;
+      case 'auth':
+        this.emit({ type: 'auth-required' });
+        return;
+      case 'failed':
+        summary.failed++;
+        this.emit({ type: 'failed', mutation: w.row, error: w.error });
+        return;
+      case 'none':
+        return;
     }
   }
 
@@ -236,8 +280,10 @@ export class Pusher {
     // Adopted only while the row is still ours to settle (nothing took it meanwhile).
     if (!lost || !('found' in lost)) return false;
     if (getMutation(this.options.replica.db, row.mutationId)?.state !== row.state) return false;
-    const done = this.options.replica.transaction(() => this.succeed(row, lost.found, lost.path));
-    done({ sent: 0, failed: 0, waiting: 0 });
+    const written = this.options.replica.transaction(() =>
+      this.succeed(row, lost.found, lost.path, false),
+    );
+    this.afterCommit(written, { sent: 0, failed: 0, waiting: 0 });
     return true;
   }
 
@@ -246,8 +292,8 @@ export class Pusher {
     return { client, db: replica.db, userId };
   }
 
-  /** Sends a row; answers what to write once the answer (or failure) is in. */
-  private async sendOne(queued: QueuedMutation): Promise<Settlement> {
+  /** Sends a row; answers what came back, to be written with the others of the step. */
+  private async sendOne(queued: QueuedMutation): Promise<Outcome> {
     const { replica, client, dataDir } = this.options;
     const row = this.options.atSend?.(queued) ?? queued;
     try {
@@ -255,7 +301,7 @@ export class Pusher {
       let twin = false;
       if (kindSpec(row.kind).effect === 'create' && mayHaveReachedServer(row)) {
         const lost = await lookUpLostCreate(this.lookupContext(), row);
-        if (lost && 'found' in lost) return () => this.applySent(row, lost.found, lost.path);
+        if (lost && 'found' in lost) return answered(row, lost.found, lost.path);
         twin = lost !== null;
       }
       const outcome = await sendMutation(
@@ -273,28 +319,13 @@ export class Pusher {
         },
         row,
       );
-      if (outcome.status === 'blocked')
-        return () => {
-          retryLater(
-            replica.db,
-            row.mutationId,
-            { kind: 'local', failure: 'retry', message: 'waiting for an entity it refers to' },
-            this.now() + 1_000,
-            this.now(),
-          );
-          return nothingAfter;
-        };
+      if (outcome.status === 'blocked') return { type: 'blocked', row };
       this.emit({ type: 'online', online: true });
-      return () => {
-        const after = this.applySent(row, outcome.answer, outcome.path);
-        if (twin) addNotice(replica.db, row.entity, possibleTwin(row), this.now());
-        return after;
-      };
+      return { ...answered(row, outcome.answer, outcome.path), twin };
     } catch (error) {
       const moved = await lookUpLostMove(this.lookupContext(), row, error);
-      if (moved && 'found' in moved) return () => this.applySent(row, moved.found, moved.path);
-      if (moved) return () => this.fail(row, moved.lookupFailed);
-      return () => this.fail(row, error);
+      if (moved && 'found' in moved) return answered(row, moved.found, moved.path);
+      return { type: 'error', row, error: moved ? moved.lookupFailed : error };
     }
   }
 
@@ -308,25 +339,26 @@ export class Pusher {
     row: QueuedMutation,
     answer: unknown,
     path: Record<string, number>,
-    counts = true,
-  ): AfterCommit {
+    counts: boolean,
+  ): Written {
     try {
-      const done = this.options.replica.db.transaction(() => this.succeed(row, answer, path))();
-      return (summary) => {
-        if (counts) summary.sent++;
-        done(summary);
-      };
+      return this.options.replica.db.transaction(() => this.succeed(row, answer, path, counts))();
     } catch (error) {
       const now = this.now();
       const info = outboxError(error, 'retry');
       const at = now + nextAttemptDelay(1, undefined, this.options.random, this.options.backoff);
       retryLater(this.options.replica.db, row.mutationId, info, at, now);
-      return () => this.emit({ type: 'retrying', mutation: row, error: info, nextAttemptAt: at });
+      return { type: 'retrying', row, error: info, at, offline: false };
     }
   }
 
   /** Writes the answer (in the caller's transaction); the staged files go after the commit. */
-  private succeed(row: QueuedMutation, answer: unknown, path: Record<string, number>): AfterCommit {
+  private succeed(
+    row: QueuedMutation,
+    answer: unknown,
+    path: Record<string, number>,
+    counts: boolean,
+  ): Written {
     const { replica } = this.options;
     const localAttachments = localAttachmentIds(row);
     const { files } = settle(replica.db, row.mutationId);
@@ -336,21 +368,18 @@ export class Pusher {
     if (ownRowOnly) for (const key of applied.touched) this.options.reapplyOwn?.(key);
     else replica.noteServerWrite(applied.touched, { own: true });
     this.options.afterSettle?.(row, answer);
-    return () => {
-      removeStagedFiles(this.options.dataDir, files);
-      this.emit({ type: 'sent', mutation: row, applied });
-    };
+    return { type: 'sent', row, applied, files, counts };
   }
 
   /** Classifies a failure and writes what follows from it (in the caller's transaction). */
-  private fail(row: QueuedMutation, error: unknown): AfterCommit {
+  private fail(row: QueuedMutation, error: unknown): Written {
     const db = this.options.replica.db;
     const now = this.now();
     const failure = classifyFailure(error, row.kind);
     const info = outboxError(error, failure);
     // Still ours? A crash-free path always is; a stop mid-flight leaves it in flight.
     const current = getMutation(db, row.mutationId);
-    if (!current) return nothingAfter;
+    if (!current) return { type: 'none' };
     switch (failure) {
       case 'retry':
       case 'rate-limited': {
@@ -361,44 +390,65 @@ export class Pusher {
         retryLater(db, row.mutationId, info, at, now);
         const offline =
           isApiClientError(error) && (error.kind === 'network' || error.kind === 'timeout');
-        return () => {
-          if (offline) this.emit({ type: 'online', online: false });
-          this.emit({ type: 'retrying', mutation: row, error: info, nextAttemptAt: at });
-        };
+        return { type: 'retrying', row, error: info, at, offline };
       }
       case 'auth':
         // Nothing is dropped: the row goes back as it was, and the outbox waits for a sign-in.
         retryLater(db, row.mutationId, info, now, now);
         this.authPaused = true;
-        return () => this.emit({ type: 'auth-required' });
+        return { type: 'auth' };
       case 'conflict':
         if (goneIsDone(row.kind)) {
           // Gone already (perhaps by this very request, whose answer was lost): done.
           return this.applySent(row, null, row.path, false);
         }
         markConflict(db, row.mutationId, info, now);
-        return (summary) => {
-          summary.failed++;
-          this.emit({ type: 'failed', mutation: row, error: info });
-        };
+        return { type: 'failed', row, error: info };
       case 'permanent':
         db.transaction(() => {
           failPermanently(db, row.mutationId, info, now);
           this.options.rollBack([row]);
         })();
-        return (summary) => {
-          summary.failed++;
-          this.emit({ type: 'failed', mutation: row, error: info });
-        };
+        return { type: 'failed', row, error: info };
     }
   }
 }
 
-/** Writes a settled answer or failure in the step's transaction; answers what follows the commit. */
-type Settlement = () => AfterCommit;
-/** Events and file removal, once the step's transaction is committed. */
-type AfterCommit = (summary: PushSummary) => void;
-const nothingAfter: AfterCommit = () => {};
+/** What came back for a row, written in the step's transaction with the others. */
+type Outcome =
+  | {
+      type: 'answer';
+      row: QueuedMutation;
+      answer: unknown;
+      path: Record<string, number>;
+      /** Whether it counts as sent by this push (an adopted lost write does not). */
+      counts: boolean;
+      /** Sent again to a service that may have made the first one too: the user is told. */
+      twin: boolean;
+    }
+  | { type: 'blocked'; row: QueuedMutation }
+  | { type: 'error'; row: QueuedMutation; error: unknown };
+
+/** What writing an outcome did, told (events, staged files removed) once it is committed. */
+type Written =
+  | { type: 'sent'; row: QueuedMutation; applied: Applied; files: string[]; counts: boolean }
+  | { type: 'retrying'; row: QueuedMutation; error: OutboxError; at: number; offline: boolean }
+  | { type: 'auth' }
+  | { type: 'failed'; row: QueuedMutation; error: OutboxError }
+  | { type: 'none' };
+
+const answered = (
+  row: QueuedMutation,
+  answer: unknown,
+  path: Record<string, number>,
+): Extract<Outcome, { type: 'answer' }> => ({
+  type: 'answer',
+  row,
+  answer,
+  path,
+  counts: true,
+  twin: false,
+});
 
 /**
  * Local attachment rows an upload made, one per file (the edit layer keeps their ids in the
