@@ -114,3 +114,14 @@ export const IconKeyboard = () => (
     <path d="M4 6.5h.01M6.5 6.5h.01M9 6.5h.01M11.5 6.5h.01M5 9.5h6" />
   </Svg>
 );
+export const IconColumns = () => (
+  <Svg>
+    <rect x="2.5" y="3" width="11" height="10" rx="1.5" />
+    <path d="M6.2 3v10M9.8 3v10" />
+  </Svg>
+);
+export const IconViews = () => (
+  <Svg>
+    <path d="M4 2.5h8v11l-4-3-4 3z" />
+  </Svg>
+);

@@ -6,6 +6,8 @@ export interface MenuItem {
   hint?: string;
   danger?: boolean;
   checked?: boolean;
+  /** Picking it leaves the menu open (a checkbox among several to set at once). */
+  keepOpen?: boolean;
   onSelect: () => void;
 }
 
@@ -42,8 +44,10 @@ export function Menu({ label, trigger, items, className, align = 'start' }: Menu
 
   const pick = (i: number) => {
     const item = items[i];
-    setOpen(false);
-    button.current?.focus();
+    if (!item?.keepOpen) {
+      setOpen(false);
+      button.current?.focus();
+    }
     item?.onSelect();
   };
 

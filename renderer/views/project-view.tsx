@@ -4,7 +4,7 @@ import { applyEdit } from '../data/edits';
 import { useQuery } from '../data/query';
 import { shortDate } from '../lib/format';
 import { Button } from '../ui/button';
-import { IconBoard, IconList } from '../ui/icons';
+import { IconBoard, IconList, IconPlus } from '../ui/icons';
 import { SyncMark } from '../ui/sync-mark';
 import { BoardView } from './board';
 import { ProjectDialog } from './project-dialog';
@@ -24,7 +24,7 @@ function ModeSwitch({ projectId, mode }: { projectId: number; mode: 'list' | 'bo
             onChange={() => go(m)}
           />
           {m === 'list' ? <IconList /> : <IconBoard />}
-          {m === 'list' ? 'List' : 'Board'}
+          <span className="btn-label">{m === 'list' ? 'List' : 'Board'}</span>
         </label>
       ))}
     </div>
@@ -78,15 +78,19 @@ export function ProjectView({ projectId, mode }: { projectId: number; mode: 'lis
     return (
       <div className="main">
         <div className="toolbar">
-          <h1>{title}</h1>
+          <h1 className="ellipsis" title={title}>
+            {title}
+          </h1>
           <ModeSwitch projectId={projectId} mode={mode} />
           <Button
             size="sm"
             variant="primary"
+            icon={<IconPlus />}
             shortcut="C"
+            aria-label="New task"
             onClick={() => useApp.setState({ newTaskOpen: true })}
           >
-            New task
+            <span className="btn-label">New task</span>
           </Button>
         </div>
         {strip}

@@ -72,6 +72,16 @@ export function Spaces() {
             {s.description ? <p className="muted">{s.description}</p> : null}
             <table className="sheet projects">
               <caption className="sr-only">Projects of {s.spaceName}</caption>
+              {/* The same widths in every space's table: their columns line up down the page. */}
+              <colgroup>
+                <col />
+                <col className="col-md" />
+                <col className="col-sm" />
+                <col className="col-sm" />
+                <col className="col-sm" />
+                <col className="col-xs" />
+                <col className="col-actions" />
+              </colgroup>
               <thead>
                 <tr>
                   <th scope="col">Project</th>
@@ -107,19 +117,21 @@ export function Spaces() {
                     <td>{p.projectHealth?.healthLabel ?? ''}</td>
                     <td>{shortDate(p.dueDate)}</td>
                     <td>{p.completion ?? 0}%</td>
-                    <td className="row">
-                      <Button
-                        size="sm"
-                        variant="ghost"
-                        onClick={() => setProjectDialog({ spaceId: s.spaceId, project: p })}
-                      >
-                        Edit
-                      </Button>
-                      <IconButton
-                        label={`Delete project ${p.projectName}`}
-                        icon={<IconTrash />}
-                        onClick={() => setDeleting({ kind: 'project', project: p })}
-                      />
+                    <td>
+                      <div className="row">
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          onClick={() => setProjectDialog({ spaceId: s.spaceId, project: p })}
+                        >
+                          Edit
+                        </Button>
+                        <IconButton
+                          label={`Delete project ${p.projectName}`}
+                          icon={<IconTrash />}
+                          onClick={() => setDeleting({ kind: 'project', project: p })}
+                        />
+                      </div>
                     </td>
                   </tr>
                 ))}

@@ -9,10 +9,11 @@ import { basePriorities, baseStatuses, mergeNames } from '../lib/vocab';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { TextField } from '../ui/field';
-import { IconFilter, IconPlus } from '../ui/icons';
+import { IconColumns, IconFilter, IconPlus, IconViews } from '../ui/icons';
 import { Menu } from '../ui/menu';
 import { toast } from '../ui/toast';
-import { type SortKey, TaskTable } from './task-table';
+import { allColumns, type SortKey } from './table-columns';
+import { TaskTable } from './task-table';
 
 export interface TaskListViewProps {
   scope: BridgeTaskScope;
@@ -36,6 +37,9 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
   const [filter, setFilter] = useState<FilterValue>({});
   const [sort, setSort] = useState<SortKey[]>([]);
   const [grouped, setGrouped] = useState(false);
+  /** Columns the user picked; null: the default set, fitted to the width. */
+  const [columns, setColumns] = useState<string[] | null>(null);
+  const [shownColumns, setShownColumns] = useState<readonly string[]>([]);
   const [showFilters, setShowFilters] = useState(false);
   const [naming, setNaming] = useState(false);
   const selected = useApp((s) => s.openTaskId);
@@ -65,6 +69,7 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
   const tags = [...new Set((sample.data?.items ?? []).flatMap((t) => t.tags ?? []))].sort();
   const views = (settings?.savedViews ?? []).filter((v) => sameScope(v.scope, scope));
   const nFilters = activeFilterCount(filter);
+  const tableFields = projectId === undefined ? noFields : (fields.data?.fields ?? noFields);
 
   const saveView = async (name: string) => {
     const view: NonNullable<BridgeInput<'settings.set'>['savedViews']>[number] = {
@@ -73,6 +78,7 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
       scope,
       filter: clean,
       sort,
+      ...(columns ? { columns } : {}),
     };
     await saveSettings({ savedViews: [...(settings?.savedViews ?? []), view] });
     toast(`Saved view “${name}”`, 'success');
@@ -81,48 +87,58 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
   return (
     <div className="main">
       <div className="toolbar">
-        <h1>{title}</h1>
-        {views.length > 0 ? (
-          <Menu
-            label="Saved views"
-            trigger="Views"
-            align="end"
-            items={[
-              ...views.map((v) => ({
-                id: v.id,
-                label: v.name,
-                onSelect: () => {
-                  setFilter(v.filter as FilterValue);
-                  setSort(v.sort as SortKey[]);
-                },
-              })),
-              ...views.map((v) => ({
-                id: `del-${v.id}`,
-                label: `Delete “${v.name}”`,
-                danger: true,
-                onSelect: () =>
-                  void saveSettings({
-                    savedViews: (settings?.savedViews ?? []).filter((x) => x.id !== v.id),
-                  }),
-              })),
-            ]}
-          />
-        ) : null}
-        <Button size="sm" variant="ghost" onClick={() => setNaming(true)}>
-          Save view
-        </Button>
-        <label className="row toggle">
-          <input type="checkbox" checked={grouped} onChange={(e) => setGrouped(e.target.checked)} />
-          Group by status
-        </label>
+        <h1 className="ellipsis" title={title}>
+          {title}
+        </h1>
+        <Menu
+          label="Saved views"
+          trigger={
+            <>
+              <IconViews />
+              <span className="btn-label">Views</span>
+            </>
+          }
+          align="end"
+          items={[
+            ...views.map((v) => ({
+              id: v.id,
+              label: v.name,
+              onSelect: () => {
+                setFilter(v.filter as FilterValue);
+                setSort(v.sort as SortKey[]);
+                setColumns(v.columns ?? null);
+              },
+            })),
+            { id: 'save', label: 'Save this view…', onSelect: () => setNaming(true) },
+            ...views.map((v) => ({
+              id: `del-${v.id}`,
+              label: `Delete “${v.name}”`,
+              danger: true,
+              onSelect: () =>
+                void saveSettings({
+                  savedViews: (settings?.savedViews ?? []).filter((x) => x.id !== v.id),
+                }),
+            })),
+          ]}
+        />
+        <DisplayMenu
+          fields={tableFields}
+          columns={columns}
+          shown={shownColumns}
+          onColumns={setColumns}
+          grouped={grouped}
+          onGrouped={setGrouped}
+        />
         <Button
           size="sm"
           icon={<IconFilter />}
           aria-expanded={showFilters}
           aria-controls="filter-panel"
+          aria-label={`Filters${nFilters ? `, ${nFilters} on` : ''}`}
           onClick={() => setShowFilters((s) => !s)}
         >
-          Filters{nFilters ? ` · ${nFilters}` : ''}
+          <span className="btn-label">Filters</span>
+          {nFilters ? <span className="pill pill-accent">{nFilters}</span> : null}
         </Button>
         {actions}
         <Button
@@ -130,9 +146,10 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
           variant="primary"
           icon={<IconPlus />}
           shortcut="C"
+          aria-label="New task"
           onClick={() => useApp.getState().set({ newTaskOpen: true })}
         >
-          New task
+          <span className="btn-label">New task</span>
         </Button>
       </div>
       {header}
@@ -157,7 +174,9 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
           sort={sort}
           onSort={setSort}
           groupByStatus={grouped}
-          customFields={projectId === undefined ? noFields : (fields.data?.fields ?? noFields)}
+          customFields={tableFields}
+          columns={columns}
+          onShownColumns={setShownColumns}
           selectedId={selected}
           onSelect={openTask}
           onOpen={openTask}
@@ -216,5 +235,59 @@ function SaveViewDialog({
         />
       </form>
     </Dialog>
+  );
+}
+
+/** How the list is laid out: grouping and the columns shown (kept with a saved view). */
+function DisplayMenu(props: {
+  fields: readonly CustomField[];
+  columns: string[] | null;
+  /** What the table shows now (the fitted set when nothing is picked). */
+  shown: readonly string[];
+  onColumns: (columns: string[] | null) => void;
+  grouped: boolean;
+  onGrouped: (grouped: boolean) => void;
+}) {
+  const shown = props.columns ?? props.shown;
+  const toggle = (id: string) => {
+    const all = allColumns(props.fields).map((c) => c.id);
+    const next = shown.includes(id) ? shown.filter((c) => c !== id) : [...shown, id];
+    props.onColumns(all.filter((c) => next.includes(c)));
+  };
+  return (
+    <Menu
+      label="Display"
+      trigger={
+        <>
+          <IconColumns />
+          <span className="btn-label">Display</span>
+        </>
+      }
+      align="end"
+      items={[
+        {
+          id: 'group',
+          label: 'Group by status',
+          checked: props.grouped,
+          keepOpen: true,
+          onSelect: () => props.onGrouped(!props.grouped),
+        },
+        ...allColumns(props.fields)
+          .filter((c) => c.id !== 'title')
+          .map((c) => ({
+            id: c.id,
+            label: `${c.label} column`,
+            checked: shown.includes(c.id),
+            keepOpen: true,
+            onSelect: () => toggle(c.id),
+          })),
+        {
+          id: 'fit',
+          label: 'Fit columns to the window',
+          checked: props.columns === null,
+          onSelect: () => props.onColumns(null),
+        },
+      ]}
+    />
   );
 }

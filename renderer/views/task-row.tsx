@@ -9,6 +9,7 @@ import { applyEdit } from '../data/edits';
 import { initials, shortDate, userName } from '../lib/format';
 import { DONE, isDone, priorityClass, REOPENED, statusClass } from '../lib/vocab';
 import { SyncMark } from '../ui/sync-mark';
+import { fieldColumnId } from './table-columns';
 
 export const toggleDone = (t: TaskRow) =>
   applyEdit({
@@ -34,6 +35,8 @@ export interface RowProps {
   task: TaskRow;
   index: number;
   template: string;
+  /** The columns shown, in order: ids of `table-columns`. */
+  columns: readonly string[];
   customFields: readonly CustomField[];
   selected: boolean;
   onSelect: (id: number) => void;
@@ -55,87 +58,131 @@ const rowAttributes = (t: TaskRow, index: number, selected: boolean, template: s
   };
 };
 
-/** One task in the list, every column. Props are stable across frames, so it renders once. */
+/** One cell of a task's row, by column id. */
+function cell(
+  id: string,
+  t: TaskRow,
+  customFields: readonly CustomField[],
+  open: () => void,
+): React.ReactNode {
+  const done = isDone(t.status);
+  switch (id) {
+    case 'title':
+      return (
+        <div key={id} role="gridcell" className="tt-cell tt-title">
+          <input
+            type="checkbox"
+            className="check"
+            checked={done}
+            aria-label={done ? `Reopen ${t.taskTitle}` : `Complete ${t.taskTitle}`}
+            onClick={(e) => e.stopPropagation()}
+            onChange={() => toggleDone(t)}
+          />
+          {/* Not a button: the row is the grid's focus target, and a control per row costs every frame of a scroll. */}
+          <span
+            className="tt-open ellipsis"
+            onClick={(e) => {
+              e.stopPropagation();
+              open();
+            }}
+          >
+            {t.taskTitle}
+          </span>
+          {t.subtaskCount ? (
+            <span className="pill" title={`${t.subtaskCount} subtasks`}>
+              ↳ {t.subtaskCount}
+            </span>
+          ) : null}
+          <SyncMark sync={t.sync} />
+        </div>
+      );
+    case 'status':
+      return (
+        <div key={id} role="gridcell" className="tt-cell">
+          {t.status ? <span className={statusClass(t.status)}>{t.status}</span> : null}
+        </div>
+      );
+    case 'priority':
+      return (
+        <div key={id} role="gridcell" className="tt-cell">
+          {t.priority && t.priority !== 'None' ? (
+            <span className={priorityClass(t.priority)}>{t.priority}</span>
+          ) : null}
+        </div>
+      );
+    case 'owners':
+      return (
+        <div key={id} role="gridcell" className="tt-cell">
+          {t.owners?.length ? (
+            <span className="avatars" title={t.owners.map(userName).join(', ')}>
+              {t.owners.slice(0, 3).map((o) => (
+                <span key={o.userId} className="avatar">
+                  {initials(o)}
+                </span>
+              ))}
+            </span>
+          ) : null}
+        </div>
+      );
+    case 'due':
+      return (
+        <div
+          key={id}
+          role="gridcell"
+          className={`tt-cell${t.overdue && !done ? ' is-overdue' : ''}`}
+        >
+          {shortDate(t.dueDate)}
+        </div>
+      );
+    case 'tags':
+      return (
+        <div key={id} role="gridcell" className="tt-cell ellipsis muted">
+          {(t.tags ?? []).join(', ')}
+        </div>
+      );
+    case 'completion':
+      return (
+        <div key={id} role="gridcell" className="tt-cell muted">
+          {t.completion ? `${t.completion}%` : ''}
+        </div>
+      );
+    case 'checklist':
+      return (
+        <div key={id} role="gridcell" className="tt-cell muted">
+          {t.checklistCount ? `${t.checklistCompletedCount ?? 0}/${t.checklistCount}` : ''}
+        </div>
+      );
+  }
+  const field = customFields.find((f) => fieldColumnId(f) === id);
+  return (
+    <div key={id} role="gridcell" className="tt-cell ellipsis muted">
+      {field ? customValue(t, field) : ''}
+    </div>
+  );
+}
+
+/** One task in the list, the shown columns. Props are stable across frames, so it renders once. */
 export const Row = memo(function Row({
   task: t,
   index,
   template,
+  columns,
   customFields,
   selected,
   onSelect,
   onOpen,
 }: RowProps) {
-  const done = isDone(t.status);
-  const checklist = t.checklistCount ? `${t.checklistCompletedCount ?? 0}/${t.checklistCount}` : '';
+  const open = () => {
+    onSelect(t.taskId);
+    onOpen(t.taskId);
+  };
   return (
     <div
       {...rowAttributes(t, index, selected, template)}
       onClick={() => onSelect(t.taskId)}
       onDoubleClick={() => onOpen(t.taskId)}
     >
-      <div role="gridcell" className="tt-cell tt-title">
-        <input
-          type="checkbox"
-          className="check"
-          checked={done}
-          aria-label={done ? `Reopen ${t.taskTitle}` : `Complete ${t.taskTitle}`}
-          onClick={(e) => e.stopPropagation()}
-          onChange={() => toggleDone(t)}
-        />
-        {/* Not a button: the row is the grid's focus target, and a control per row costs every frame of a scroll. */}
-        <span
-          className="tt-open ellipsis"
-          onClick={(e) => {
-            e.stopPropagation();
-            onSelect(t.taskId);
-            onOpen(t.taskId);
-          }}
-        >
-          {t.taskTitle}
-        </span>
-        {t.subtaskCount ? (
-          <span className="pill" title={`${t.subtaskCount} subtasks`}>
-            ↳ {t.subtaskCount}
-          </span>
-        ) : null}
-        <SyncMark sync={t.sync} />
-      </div>
-      <div role="gridcell" className="tt-cell">
-        {t.status ? <span className={statusClass(t.status)}>{t.status}</span> : null}
-      </div>
-      <div role="gridcell" className="tt-cell">
-        {t.priority && t.priority !== 'None' ? (
-          <span className={priorityClass(t.priority)}>{t.priority}</span>
-        ) : null}
-      </div>
-      <div role="gridcell" className="tt-cell">
-        {t.owners?.length ? (
-          <span className="avatars" title={t.owners.map(userName).join(', ')}>
-            {t.owners.slice(0, 3).map((o) => (
-              <span key={o.userId} className="avatar">
-                {initials(o)}
-              </span>
-            ))}
-          </span>
-        ) : null}
-      </div>
-      <div role="gridcell" className={`tt-cell${t.overdue && !done ? ' is-overdue' : ''}`}>
-        {shortDate(t.dueDate)}
-      </div>
-      <div role="gridcell" className="tt-cell ellipsis muted">
-        {(t.tags ?? []).join(', ')}
-      </div>
-      <div role="gridcell" className="tt-cell muted">
-        {t.completion ? `${t.completion}%` : ''}
-      </div>
-      <div role="gridcell" className="tt-cell muted">
-        {checklist}
-      </div>
-      {customFields.slice(0, 4).map((f) => (
-        <div key={f.taskCustomFieldId} role="gridcell" className="tt-cell ellipsis muted">
-          {customValue(t, f)}
-        </div>
-      ))}
+      {columns.map((id) => cell(id, t, customFields, open))}
     </div>
   );
 });

@@ -2,9 +2,9 @@
 // biome-ignore-all lint/a11y/useFocusableInteractive: the grid holds the focus and points at the selected row with aria-activedescendant
 // biome-ignore-all lint/a11y/useKeyWithClickEvents: rows are driven by the grid's keys (arrows, j/k, Enter, x)
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import type { CustomField } from '../../shared/api/custom-fields';
-import type { BridgeTaskFilter, BridgeTaskScope, BridgeTaskSort } from '../../shared/bridge';
+import type { BridgeTaskFilter, BridgeTaskScope } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
 import { useRefilling } from '../data/refilling';
 import { afterPaint } from '../data/schedule';
@@ -12,13 +12,22 @@ import { useTaskPages } from '../data/task-pages';
 import { statusClass } from '../lib/vocab';
 import { useShortcut } from '../shortcuts/keys';
 import { useFastScroll } from './fast-scroll';
+import {
+  allColumns,
+  defaultColumnIds,
+  fitColumns,
+  gridTemplate,
+  minWidth,
+  type SortKey,
+} from './table-columns';
 import { LiteRow, Row, toggleDone } from './task-row';
 
 const ROW = 32;
 const HEADER = 30;
 /** Rows rendered beyond the screen; more rows ahead come as data (pages read in idle time). */
 const OVERSCAN = 8;
-export type SortKey = NonNullable<BridgeTaskSort>[number];
+
+export type { SortKey } from './table-columns';
 
 export interface TaskTableProps {
   scope: BridgeTaskScope;
@@ -27,29 +36,15 @@ export interface TaskTableProps {
   onSort: (sort: SortKey[]) => void;
   groupByStatus: boolean;
   customFields: readonly CustomField[];
+  /** Columns the user picked (ids), or null for the default set fitted to the width. */
+  columns: readonly string[] | null;
+  /** Told the columns shown once fitted (the column picker shows those as checked). */
+  onShownColumns?: (ids: readonly string[]) => void;
   selectedId: number | null;
   onSelect: (taskId: number) => void;
   onOpen: (taskId: number) => void;
   label: string;
 }
-
-interface Column {
-  id: string;
-  label: string;
-  width: string;
-  sort?: SortKey['property'];
-}
-
-const baseColumns: Column[] = [
-  { id: 'title', label: 'Title', width: 'minmax(240px, 1fr)', sort: 'taskTitle' },
-  { id: 'status', label: 'Status', width: '110px', sort: 'status' },
-  { id: 'priority', label: 'Priority', width: '84px', sort: 'priority' },
-  { id: 'owners', label: 'Owners', width: '76px' },
-  { id: 'due', label: 'Due', width: '76px', sort: 'dueDate' },
-  { id: 'tags', label: 'Tags', width: '120px' },
-  { id: 'completion', label: 'Done %', width: '64px', sort: 'completion' },
-  { id: 'checklist', label: 'Checklist', width: '72px' },
-];
 
 /** The sort the list is read with: grouping by status sorts by status first. */
 export const effectiveSort = (sort: SortKey[], groupByStatus: boolean): SortKey[] =>
@@ -64,23 +59,30 @@ export const effectiveSort = (sort: SortKey[], groupByStatus: boolean): SortKey[
  */
 export function TaskTable(props: TaskTableProps) {
   const parent = useRef<HTMLDivElement>(null);
-  const columns = useMemo(
-    (): Column[] => [
-      ...baseColumns,
-      ...props.customFields.slice(0, 4).map((f) => ({
-        id: `cf-${f.taskCustomFieldId}`,
-        label: f.fieldName,
-        width: '110px',
-      })),
-    ],
-    [props.customFields],
-  );
-  const template = columns.map((c) => c.width).join(' ');
+  const head = useRef<HTMLDivElement>(null);
   const sort = useMemo(
     () => effectiveSort(props.sort, props.groupByStatus),
     [props.sort, props.groupByStatus],
   );
   const pages = useTaskPages({ scope: props.scope, filter: props.filter, sort });
+  const width = usePaneWidth(parent, !(pages.error && pages.total === null));
+  const { columns, hidden, template, rowWidth, ids } = useMemo(() => {
+    const fitted = fitColumns(
+      allColumns(props.customFields),
+      props.columns,
+      defaultColumnIds(props.customFields),
+      width,
+    );
+    return {
+      columns: fitted.shown,
+      hidden: fitted.hidden,
+      template: gridTemplate(fitted.shown),
+      rowWidth: minWidth(fitted.shown),
+      ids: fitted.shown.map((c) => c.id),
+    };
+  }, [props.customFields, props.columns, width]);
+  const onShown = props.onShownColumns;
+  useEffect(() => onShown?.(ids), [ids, onShown]);
   const total = pages.total ?? 0;
   useEffect(() => {
     if (pages.total === null || useApp.getState().mainReady) return;
@@ -199,52 +201,67 @@ export function TaskTable(props: TaskTableProps) {
         e.preventDefault();
       }}
     >
-      <div
-        className="tt-head"
-        role="row"
-        aria-rowindex={1}
-        style={{ gridTemplateColumns: template }}
-      >
-        {columns.map((c) => {
-          const s = c.sort ? sortFor(c.sort) : undefined;
-          const rank = s && props.sort.length > 1 ? props.sort.indexOf(s) + 1 : null;
-          return (
-            <div
-              key={c.id}
-              role="columnheader"
-              aria-sort={s ? (s.direction === 'asc' ? 'ascending' : 'descending') : undefined}
-              className="tt-th"
-            >
-              {c.sort ? (
-                <button
-                  type="button"
-                  className="tt-sort"
-                  title="Sort (Shift+click adds a sort key)"
-                  onClick={(e) => c.sort && clickSort(c.sort, e.shiftKey)}
-                >
-                  {c.label}
-                  {s ? <span aria-hidden="true">{s.direction === 'asc' ? ' ↑' : ' ↓'}</span> : null}
-                  {rank ? (
-                    <sup>
-                      <span className="sr-only">sort key </span>
-                      {rank}
-                    </sup>
-                  ) : null}
-                </button>
-              ) : (
-                c.label
-              )}
-            </div>
-          );
-        })}
+      <div className="tt-head-pane" ref={head}>
+        <div
+          className="tt-head"
+          role="row"
+          aria-rowindex={1}
+          data-hidden-columns={hidden || undefined}
+          style={{ gridTemplateColumns: template, minWidth: rowWidth }}
+        >
+          {columns.map((c) => {
+            const s = c.sort ? sortFor(c.sort) : undefined;
+            const rank = s && props.sort.length > 1 ? props.sort.indexOf(s) + 1 : null;
+            return (
+              <div
+                key={c.id}
+                role="columnheader"
+                aria-sort={s ? (s.direction === 'asc' ? 'ascending' : 'descending') : undefined}
+                className="tt-th"
+              >
+                {c.sort ? (
+                  <button
+                    type="button"
+                    className="tt-sort"
+                    title="Sort (Shift+click adds a sort key)"
+                    onClick={(e) => c.sort && clickSort(c.sort, e.shiftKey)}
+                  >
+                    {c.label}
+                    {s ? (
+                      <span aria-hidden="true">{s.direction === 'asc' ? ' ↑' : ' ↓'}</span>
+                    ) : null}
+                    {rank ? (
+                      <sup>
+                        <span className="sr-only">sort key </span>
+                        {rank}
+                      </sup>
+                    ) : null}
+                  </button>
+                ) : (
+                  c.label
+                )}
+              </div>
+            );
+          })}
+        </div>
       </div>
-      <div ref={parent} className="tt-body" role="rowgroup">
+      <div
+        ref={parent}
+        className="tt-body"
+        role="rowgroup"
+        // The header scrolls sideways with the rows: one pane, two elements.
+        onScroll={(e) => {
+          if (head.current) head.current.scrollLeft = e.currentTarget.scrollLeft;
+        }}
+      >
         {pages.total === null ? (
           <SkeletonRows />
         ) : total === 0 ? (
           <EmptyTable />
         ) : (
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          <div
+            style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: rowWidth }}
+          >
             {items.map((v) => {
               const t = rowAt(v.index);
               const prev = rowAt(v.index - 1);
@@ -281,6 +298,7 @@ export function TaskTable(props: TaskTableProps) {
                       task={t}
                       index={v.index}
                       template={template}
+                      columns={ids}
                       customFields={props.customFields}
                       selected={t.taskId === props.selectedId}
                       onSelect={props.onSelect}
@@ -301,6 +319,21 @@ export function TaskTable(props: TaskTableProps) {
       </div>
     </div>
   );
+}
+
+/** The width of the list's pane, followed as the window or the panes beside it change. */
+function usePaneWidth(ref: RefObject<HTMLElement | null>, shown: boolean): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    // The pane comes back after an error: measure the new one.
+    if (!shown || !el) return;
+    setWidth(el.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref, shown]);
+  return width;
 }
 
 /** No rows: none match, or a fresh bootstrap has emptied the replica and is filling it. */

@@ -358,7 +358,11 @@ describe.sequential('the app in Chromium over browser mode', () => {
     await screenshot(page, '08-project-list-filters');
     expect(await axe(page)).toEqual([]);
     await page.getByRole('button', { name: /Filters/ }).click();
-    await page.getByText('Board', { exact: true }).click();
+    await page
+      .getByRole('radiogroup', { name: 'Layout' })
+      .locator('label')
+      .filter({ hasText: 'Board' })
+      .click();
     await page.locator('.board-col').first().waitFor();
     await screenshot(page, '09-board');
     expect(await axe(page)).toEqual([]);

@@ -1,0 +1,230 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type AppFixture, launchChromium, removeDir, screenshot, startApp } from './support';
+
+/**
+ * The window at the two sizes a desk and a laptop give it, light and dark: every main view
+ * fits (no sideways page scroll), with the filter panel and a task open too. One demo
+ * session for the whole file; screenshots of each view land in test-results/.
+ */
+describe.sequential('every main view fits the window', () => {
+  let app: AppFixture;
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    app = await startApp();
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(app.web.url);
+    await page.getByRole('button', { name: 'Try the demo' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 90_000 });
+    await page.getByRole('grid', { name: 'My tasks' }).waitFor();
+  }, 120_000);
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && page)
+      await screenshot(page, `failed-layout-${ctx.task.name}`);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await app?.server.stop();
+    if (app) {
+      removeDir(app.dataDir);
+      removeDir(app.server.dataDir);
+    }
+  });
+
+  const nav = (name: string) =>
+    page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: new RegExp(`^${name}`) });
+  const detail = () => page.getByRole('complementary', { name: /^Task:/ });
+
+  /** How far the page and each task grid's cells reach past their boxes. */
+  const overflow = () =>
+    page.evaluate(() => {
+      const root = document.documentElement;
+      const cut: string[] = [];
+      // A cell whose right edge is past its grid's visible edge is cut off, not scrollable.
+      for (const grid of document.querySelectorAll<HTMLElement>('.task-table')) {
+        const box = grid.getBoundingClientRect();
+        for (const th of grid.querySelectorAll<HTMLElement>('[role="columnheader"]'))
+          if (th.getBoundingClientRect().right > box.right + 1 && grid.scrollWidth <= box.width)
+            cut.push(th.textContent ?? '');
+      }
+      return {
+        page: root.scrollWidth - root.clientWidth,
+        pageY: root.scrollHeight - root.clientHeight,
+        cut,
+      };
+    });
+
+  const views: { name: string; open: () => Promise<void> }[] = [
+    {
+      name: 'my-tasks',
+      open: async () => {
+        await nav('My tasks').click();
+        await page
+          .getByRole('grid', { name: 'My tasks' })
+          .locator('[data-task-id]')
+          .first()
+          .waitFor();
+      },
+    },
+    {
+      name: 'personal',
+      open: async () => {
+        await nav('Personal tasks').click();
+        await page.getByRole('grid', { name: 'Personal tasks' }).waitFor();
+      },
+    },
+    {
+      name: 'project-list',
+      open: async () => {
+        await nav('Mobile App Redesign').click();
+        const grid = page.getByRole('grid', { name: 'Mobile App Redesign' });
+        await grid.locator('[data-task-id]').first().waitFor();
+      },
+    },
+    {
+      name: 'project-filters-task',
+      open: async () => {
+        await nav('Mobile App Redesign').click();
+        const grid = page.getByRole('grid', { name: 'Mobile App Redesign' });
+        await grid.locator('[data-task-id]').first().waitFor();
+        const filters = page.getByRole('button', { name: /^Filters/ });
+        if ((await filters.getAttribute('aria-expanded')) !== 'true') await filters.click();
+        await page.locator('#filter-panel').waitFor();
+        await grid.locator('[data-task-id] .tt-open').first().click();
+        await detail().waitFor();
+      },
+    },
+    {
+      name: 'board-task',
+      open: async () => {
+        await page
+          .getByRole('radiogroup', { name: 'Layout' })
+          .locator('label')
+          .filter({ hasText: 'Board' })
+          .click();
+        await page.locator('.board-col').first().waitFor();
+        await detail().waitFor();
+      },
+    },
+    {
+      name: 'inbox',
+      open: async () => {
+        await page.keyboard.press('Escape');
+        await nav('Inbox').click();
+        await page.getByRole('list', { name: 'Notifications' }).waitFor();
+      },
+    },
+    {
+      name: 'timesheet',
+      open: async () => {
+        await nav('Timesheet').click();
+        await page.getByRole('img', { name: /Hours per day/ }).waitFor();
+      },
+    },
+    {
+      name: 'spaces',
+      open: async () => {
+        await page.getByRole('button', { name: 'Manage' }).click();
+        await page.getByRole('heading', { name: 'Spaces and projects' }).waitFor();
+      },
+    },
+    {
+      name: 'sync',
+      open: async () => {
+        await nav('Sync').click();
+        await page.getByTestId('sync-state').waitFor();
+      },
+    },
+    {
+      name: 'search',
+      open: async () => {
+        await page.keyboard.press('/');
+        const box = page.getByRole('searchbox', { name: 'Search tasks' });
+        await box.fill('design');
+        await page.getByRole('list', { name: 'Results' }).waitFor();
+      },
+    },
+  ];
+
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 768],
+  ] as const) {
+    for (const scheme of ['light', 'dark'] as const) {
+      it(`fits at ${width}×${height}, ${scheme}`, async () => {
+        await page.setViewportSize({ width, height });
+        await page.emulateMedia({ colorScheme: scheme });
+        const bad: string[] = [];
+        for (const v of views) {
+          await v.open();
+          const o = await overflow();
+          if (o.page > 0) bad.push(`${v.name}: page scrolls ${o.page}px sideways`);
+          // The panes scroll, never the window (that left a blank band under the sidebar).
+          if (o.pageY > 0) bad.push(`${v.name}: page scrolls ${o.pageY}px down`);
+          if (o.cut.length) bad.push(`${v.name}: columns cut off: ${o.cut.join(', ')}`);
+          if (scheme === 'light') await screenshot(page, `layout-${width}-${v.name}`);
+        }
+        expect(bad).toEqual([]);
+      }, 60_000);
+    }
+  }
+
+  it('keeps picked columns with a saved view; a wide pick scrolls in its pane, header and rows together', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.keyboard.press('Escape');
+    await nav('Mobile App Redesign').click();
+    await page.locator('.segmented label').filter({ hasText: 'List' }).click();
+    const grid = page.getByRole('grid', { name: 'Mobile App Redesign' });
+    await grid.locator('[data-task-id]').first().waitFor();
+    const headers = () => grid.getByRole('columnheader').allTextContents();
+    // Fitted: the default set loses columns to the width, never its title and status.
+    expect(await headers()).not.toContain('Needs QA');
+    const display = page.getByRole('button', { name: 'Display' });
+    await display.click();
+    const menu = page.getByRole('menu', { name: 'Display' });
+    await menu.getByRole('menuitemcheckbox', { name: 'Tags column' }).click();
+    await menu.getByRole('menuitemcheckbox', { name: 'Needs QA column' }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(headers).toContain('Needs QA');
+    expect(await headers()).not.toContain('Tags');
+    await grid.locator('[data-task-id] .tt-open').first().click();
+    await detail().waitFor();
+    // Wider than the pane: the rows scroll sideways and the header with them; the page not.
+    const body = grid.locator('.tt-body');
+    expect(await body.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    await body.evaluate((el) => el.scrollTo({ left: 200 }));
+    await expect
+      .poll(() => grid.locator('.tt-head-pane').evaluate((el) => el.scrollLeft))
+      .toBe(200);
+    expect((await overflow()).page).toBe(0);
+    await screenshot(page, 'layout-1024-project-wide-columns');
+    await page.getByRole('button', { name: 'Saved views' }).click();
+    await page.getByRole('menuitem', { name: 'Save this view…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save this view' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('QA columns');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    // Back to the fitted set, then the saved view brings the picked columns again.
+    await display.click();
+    await menu.getByRole('menuitemcheckbox', { name: 'Fit columns to the window' }).click();
+    await expect.poll(headers).toEqual(['Title', 'Status']);
+    await page.getByRole('button', { name: 'Saved views' }).click();
+    await page.getByRole('menuitem', { name: 'QA columns', exact: true }).click();
+    await expect.poll(headers).toContain('Needs QA');
+    expect(await headers()).not.toContain('Tags');
+    expect(errors.filter((e) => !/script-src|401/.test(e))).toEqual([]);
+  }, 60_000);
+});
