@@ -5,7 +5,7 @@ import { HelpSheet } from '../shortcuts/help-sheet';
 import { useShortcut } from '../shortcuts/keys';
 import { CommandPalette } from '../shortcuts/palette';
 import { Button } from '../ui/button';
-import { ToastRegion } from '../ui/toast';
+import { ToastRegion, useToasts } from '../ui/toast';
 import { Inbox } from '../views/inbox';
 import { MyTasks } from '../views/my-tasks';
 import { NewTaskDialog } from '../views/new-task';
@@ -45,6 +45,10 @@ function GlobalShortcuts() {
 
 function MainPane() {
   const route = useApp((s) => s.route);
+  // What a toast said was about the screen it came from: it does not follow the user.
+  useEffect(() => {
+    if (route) useToasts.getState().clear();
+  }, [route]);
   switch (route.view) {
     case 'my':
       return <MyTasks />;

@@ -15,6 +15,8 @@ interface ToastState {
   toasts: Toast[];
   push: (t: Omit<Toast, 'id'>, ttlMs?: number) => number;
   dismiss: (id: number) => void;
+  /** A new screen starts without the last one's messages. */
+  clear: () => void;
 }
 
 let seq = 0;
@@ -28,6 +30,7 @@ export const useToasts = create<ToastState>((set, get) => ({
     return id;
   },
   dismiss: (id) => set({ toasts: get().toasts.filter((t) => t.id !== id) }),
+  clear: () => set({ toasts: [] }),
 }));
 
 export const toast = (message: string, tone: ToastTone = 'info', action?: Toast['action']) =>

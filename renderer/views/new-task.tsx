@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useApp } from '../data/app-store';
 import { applyEdit } from '../data/edits';
 import { dateInputToIso } from '../lib/format';
+import { titleProblem } from '../lib/task-title';
 import { basePriorities, baseStatuses } from '../lib/vocab';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
@@ -15,11 +16,20 @@ export function NewTaskDialog() {
   const [status, setStatus] = useState('To Do');
   const [priority, setPriority] = useState('Medium');
   const [due, setDue] = useState('');
-  const close = () => useApp.setState({ newTaskOpen: false });
+  /** Said beside the title when Create is pressed with one the service would refuse. */
+  const [error, setError] = useState<string | null>(null);
+  const close = () => {
+    setError(null);
+    useApp.setState({ newTaskOpen: false });
+  };
   const where = route.view === 'project' ? 'this project' : 'your personal tasks';
   const submit = async () => {
     const taskTitle = title.trim();
-    if (!taskTitle) return;
+    const problem = titleProblem(taskTitle);
+    if (problem) {
+      setError(problem);
+      return;
+    }
     close();
     setTitle('');
     setDue('');
@@ -55,9 +65,15 @@ export function NewTaskDialog() {
         <TextField
           label="Title"
           value={title}
-          onChange={(e) => setTitle(e.target.value)}
+          onChange={(e) => {
+            setTitle(e.target.value);
+            // Once shown, the error follows the typing (and goes when the title is right).
+            if (error) setError(titleProblem(e.target.value));
+          }}
           data-autofocus
           hint={`Created in ${where}.`}
+          error={error}
+          aria-invalid={error ? true : undefined}
           required
         />
         <div className="form-row">

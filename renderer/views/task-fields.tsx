@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { UserRef } from '../../shared/api/common';
 import type { CustomField } from '../../shared/api/custom-fields';
 import type { TaskRow } from '../../shared/bridge';
@@ -10,11 +10,16 @@ import {
   msToDateInput,
   userName,
 } from '../lib/format';
+import { titleProblem } from '../lib/task-title';
 import { basePriorities, baseStatuses, mergeNames } from '../lib/vocab';
 
 type Patch = Extract<EditCommand, { kind: 'task.update' }>['patch'];
 
-/** A text input that saves on blur or Enter and shows the stored value otherwise. */
+/**
+ * A text input that saves on blur or Enter and shows the stored value otherwise. A value
+ * `validate` refuses is not saved: Enter keeps editing with the problem shown below, leaving
+ * the field puts the stored value back and says it was not changed; Escape reverts.
+ */
 function CommitInput({
   value,
   onCommit,
@@ -22,6 +27,7 @@ function CommitInput({
   className = 'inline-input',
   multiline,
   id,
+  validate,
 }: {
   id?: string;
   value: string;
@@ -29,19 +35,37 @@ function CommitInput({
   label: string;
   className?: string;
   multiline?: boolean;
+  validate?: (v: string) => string | null;
 }) {
   const [draft, setDraft] = useState(value);
+  const [error, setError] = useState<string | null>(null);
+  const errorId = useId();
   useEffect(() => setDraft(value), [value]);
+  const check = () => {
+    const problem = draft !== value ? (validate?.(draft) ?? null) : null;
+    setError(problem);
+    return problem;
+  };
   const commit = () => {
-    if (draft !== value) onCommit(draft);
+    if (check()) {
+      setError(`${label} not changed: ${validate?.(draft)}`);
+      setDraft(value);
+    } else if (draft !== value) onCommit(draft);
   };
   const common = {
     id,
     'aria-label': label,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? errorId : undefined,
     className,
     value: draft,
     onBlur: commit,
   };
+  const problem = error ? (
+    <div id={errorId} className="field-error" role="alert">
+      {error}
+    </div>
+  ) : null;
   return multiline ? (
     <textarea
       {...common}
@@ -50,14 +74,25 @@ function CommitInput({
       onChange={(e) => setDraft(e.target.value)}
     />
   ) : (
-    <input
-      {...common}
-      onChange={(e) => setDraft(e.target.value)}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') e.currentTarget.blur();
-        if (e.key === 'Escape') setDraft(value);
-      }}
-    />
+    <>
+      <input
+        {...common}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          if (error) setError(validate?.(e.target.value) ?? null);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !check()) e.currentTarget.blur();
+          if (e.key === 'Escape' && (draft !== value || error)) {
+            // The first Escape undoes the edit; the next one closes the task as usual.
+            e.preventDefault();
+            setDraft(value);
+            setError(null);
+          }
+        }}
+      />
+      {problem}
+    </>
   );
 }
 
@@ -67,7 +102,8 @@ export function TitleField({ task, onPatch }: { task: TaskRow; onPatch: (p: Patc
       label="Title"
       className="inline-input title-input"
       value={task.taskTitle}
-      onCommit={(v) => v.trim() && onPatch({ taskTitle: v.trim() })}
+      validate={titleProblem}
+      onCommit={(v) => onPatch({ taskTitle: v.trim() })}
     />
   );
 }

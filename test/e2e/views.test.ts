@@ -7,7 +7,7 @@ import { type AppFixture, launchChromium, removeDir, screenshot, startApp } from
  * fits (no sideways page scroll), with the filter panel and a task open too. One demo
  * session for the whole file; screenshots of each view land in test-results/.
  */
-describe.sequential('every main view fits the window', () => {
+describe.sequential('the main views: layout, inline errors, option names', () => {
   let app: AppFixture;
   let browser: Browser;
   let page: Page;
@@ -227,4 +227,50 @@ describe.sequential('every main view fits the window', () => {
     expect(await headers()).not.toContain('Tags');
     expect(errors.filter((e) => !/script-src|401/.test(e))).toEqual([]);
   }, 60_000);
+
+  it('keeps an over-long new title in the dialog with a plain error, and a cleared title says so', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.keyboard.press('Escape');
+    await nav('Personal tasks').click();
+    await page.keyboard.press('c');
+    const dialog = page.getByRole('dialog', { name: 'New task' });
+    const title = dialog.getByRole('textbox', { name: 'Title' });
+    const long = 'A title that goes on '.repeat(25);
+    await title.fill(long);
+    await dialog.getByRole('button', { name: 'Create task' }).click();
+    await expect
+      .poll(() => dialog.getByRole('alert').textContent())
+      .toMatch(/at most 500 characters/);
+    expect(await title.inputValue()).toBe(long);
+    expect(await page.locator('.toast').count()).toBe(0);
+    await screenshot(page, 'views-title-too-long');
+    await title.fill('Short enough');
+    await dialog.getByRole('button', { name: 'Create task' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const field = detail().getByRole('textbox', { name: 'Title' });
+    await expect.poll(() => field.inputValue()).toBe('Short enough');
+    // Cleared: an error beside the field, the old title back on Escape, nothing saved.
+    await field.fill('');
+    await field.press('Enter');
+    await expect.poll(() => detail().getByRole('alert').textContent()).toMatch(/needs a title/i);
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await field.press('Escape');
+    await expect.poll(() => field.inputValue()).toBe('Short enough');
+    await expect.poll(() => detail().getByRole('alert').count()).toBe(0);
+    expect(await page.locator('.toast').count()).toBe(0);
+  }, 60_000);
+
+  it('lets no toast linger on the next screen', async () => {
+    await page.keyboard.press('Escape');
+    await nav('Personal tasks').click();
+    await page.getByRole('button', { name: 'Saved views' }).click();
+    await page.getByRole('menuitem', { name: 'Save this view…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save this view' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Mine');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.locator('.toast').filter({ hasText: 'Saved view' }).waitFor();
+    await nav('Inbox').click();
+    await page.getByRole('list', { name: 'Notifications' }).waitFor();
+    expect(await page.locator('.toast').count()).toBe(0);
+  }, 30_000);
 });
