@@ -1,5 +1,6 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import type { BridgeResponse } from '../../shared/bridge/define';
+import { DisposableStore } from '../../shared/lifecycle';
 import type { BridgeEndpoint } from '../bridge/endpoint';
 import { APP_HOST, APP_SCHEME } from './app-protocol';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from './ipc-channels';
@@ -74,8 +75,7 @@ export const forwardEvents = (
     if (!contents || contents.isDestroyed() || !isOurOrigin(contents.getURL())) return;
     contents.send(EVENT_CHANNEL, event, payload);
   };
-  const offs = sources.map((s) => s.subscribe(send));
-  return () => {
-    for (const off of offs) off();
-  };
+  const subscriptions = new DisposableStore();
+  for (const source of sources) subscriptions.addRelease(source.subscribe(send));
+  return () => subscriptions.dispose();
 };

@@ -18,6 +18,7 @@ import {
   screen,
   shell,
 } from 'electron';
+import { DisposableStore } from '../../shared/lifecycle';
 import { hostOpensLogsFolder } from '../bridge/open-logs';
 import { startWorkerHost, type WorkerHost } from '../host/worker-host';
 import { desktopSessionFile, replicasDir } from '../services/data-layout';
@@ -99,6 +100,8 @@ async function launch(): Promise<void> {
   let pendingSync = false;
   let pageReady = false;
   let quitting = false;
+  // What the launch sets up, each kept here as it is made, released together at the end.
+  const disposables = new DisposableStore();
 
   const openTask = (taskId: number) => {
     pendingTask = taskId;
@@ -174,11 +177,13 @@ async function launch(): Promise<void> {
     }),
     (folder) => shell.openPath(folder),
   );
-  bindIpcCalls(ipcMain, endpoint, {
-    isOurContents: (contents) => window !== null && contents === window.webContents,
-    onRefused: (reason) => log('refused a bridge call', reason),
-  });
-  forwardEvents([bridge], () => window?.webContents ?? null);
+  disposables.addRelease(
+    bindIpcCalls(ipcMain, endpoint, {
+      isOurContents: (contents) => window !== null && contents === window.webContents,
+      onRefused: (reason) => log('refused a bridge call', reason),
+    }),
+  );
+  disposables.addRelease(forwardEvents([bridge], () => window?.webContents ?? null));
 
   function showWindow(): void {
     // Before the host is up there is no bridge to answer the page; the launch opens the window.
@@ -221,22 +226,26 @@ async function launch(): Promise<void> {
     return win;
   }
 
-  shell_ = startTrayShell(endpoint, dataDir, {
-    openApp: showWindow,
-    openTask,
-    openSync,
-    checkForUpdates: () => updates?.perform({ kind: 'check-updates' }),
-    restartToUpdate: () => updates?.perform({ kind: 'restart-to-update' }),
-    quit: () => app.quit(),
-    log,
-  });
+  shell_ = disposables.add(
+    startTrayShell(endpoint, dataDir, {
+      openApp: showWindow,
+      openTask,
+      openSync,
+      checkForUpdates: () => updates?.perform({ kind: 'check-updates' }),
+      restartToUpdate: () => updates?.perform({ kind: 'restart-to-update' }),
+      quit: () => app.quit(),
+      log,
+    }),
+  );
   const tray = shell_;
-  updates = startUpdates({
-    endpoint,
-    notify,
-    showItems: (items) => tray.setUpdateItems(items),
-    log,
-  });
+  updates = disposables.add(
+    startUpdates({
+      endpoint,
+      notify,
+      showItems: (items) => tray.setUpdateItems(items),
+      log,
+    }),
+  );
   if (smoke) {
     window = createWindow();
     const outcome = await runSmoke(
@@ -253,8 +262,7 @@ async function launch(): Promise<void> {
       (result) => ({ code: 0, line: JSON.stringify(result) }),
       (e: unknown) => ({ code: 1, line: `${SMOKE_FAILED} ${errorText(e)}` }),
     );
-    updates.dispose();
-    tray.dispose();
+    disposables.dispose();
     // The engine stops cleanly, but a stuck host never holds the answer back.
     await Promise.race([bridge.close(), new Promise((r) => setTimeout(r, 10_000))]);
     return endSmoke(outcome.code, outcome.line);
@@ -267,8 +275,7 @@ async function launch(): Promise<void> {
     // Stop the engine cleanly (queued edits stay in the replica) before the process ends.
     event.preventDefault();
     quitting = true;
-    updates?.dispose();
-    shell_?.dispose();
+    disposables.dispose();
     void bridge
       .close()
       .catch((e: unknown) => log('closing the host failed', (e as Error).message))

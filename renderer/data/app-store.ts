@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { BridgeInput, SessionState, Settings, SyncStatus } from '../../shared/bridge';
+import { DisposableStore } from '../../shared/lifecycle';
 import { bridge } from './bridge';
 import { clearCache, refreshAll } from './query';
 
@@ -87,20 +88,25 @@ function setSyncCoalesced(sync: SyncStatus) {
 /** Loads the session and wires every host event to the store; returns an unsubscribe. */
 export function connect(): () => void {
   const b = bridge();
-  const offs = [
+  const subscriptions = new DisposableStore();
+  subscriptions.addRelease(
     b.on('session.changed', (session) => {
       const before = useApp.getState().session;
       useApp.setState({ session });
       if (before?.currentOrgId !== session.currentOrgId || before?.signedIn !== session.signedIn)
         clearCache();
     }),
-    b.on('sync.status', (sync) => setSyncCoalesced(sync)),
+  );
+  subscriptions.addRelease(b.on('sync.status', (sync) => setSyncCoalesced(sync)));
+  subscriptions.addRelease(
     b.on('pull.progress', (progress) => {
       const sync = useApp.getState().sync;
       if (sync && progress.mode === 'bootstrap')
         useApp.setState({ sync: { ...sync, bootstrap: progress } });
     }),
-    b.on('replica.changed', () => refreshAll()),
+  );
+  subscriptions.addRelease(b.on('replica.changed', () => refreshAll()));
+  subscriptions.addRelease(
     b.on('entity.rekeyed', ({ from, to }) => {
       const { openTaskId } = useApp.getState();
       if (from.startsWith('task:')) {
@@ -109,14 +115,20 @@ export function connect(): () => void {
       }
       refreshAll();
     }),
+  );
+  subscriptions.addRelease(
     b.on('upload.progress', ({ mutationId, completedBytes, totalSize }) =>
       useApp.setState((s) => ({
         uploads: { ...s.uploads, [mutationId]: { completedBytes, totalSize } },
       })),
     ),
+  );
+  subscriptions.addRelease(
     b.on('app.navigate', ({ taskId }) => useApp.setState({ openTaskId: taskId })),
+  );
+  subscriptions.addRelease(
     b.on('app.openView', ({ view }) => useApp.setState({ route: { view } })),
-  ];
+  );
   void (async () => {
     try {
       const [session, settings] = await Promise.all([
@@ -131,9 +143,7 @@ export function connect(): () => void {
       });
     }
   })();
-  return () => {
-    for (const off of offs) off();
-  };
+  return () => subscriptions.dispose();
 }
 
 export async function saveSettings(patch: BridgeInput<'settings.set'>) {
