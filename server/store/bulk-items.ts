@@ -6,6 +6,7 @@ import {
   type FieldDefRow,
   loadFieldCatalog,
 } from './custom-fields';
+import { type Fields, isOverdue, positionsOf, writerOf } from './dto-fields';
 import {
   type AttachmentParent,
   type AttachmentRow,
@@ -16,12 +17,15 @@ import type { JsonWriter } from './json-writer';
 import {
   contactDto,
   loadProjectPageParts,
+  PROJECT_COLUMN_LIST,
+  projectFields,
   projectHealthDto,
   projectPriorityDto,
   projectStatusDto,
   projectTagDto,
 } from './projects-dto';
 import { IN_IDS, idsParam, rawStmt, stmt } from './statements';
+import { TASK_COLUMN_LIST, type TaskPart, type TaskRow, taskFields } from './tasks-dto';
 import { userRefs } from './users';
 
 /**
@@ -31,9 +35,11 @@ import { userRefs } from './users';
  * many items share (user references, custom field definitions, project vocabularies) is
  * serialized once per page.
  *
- * The JSON must stay what the DTO builders (./tasks-dto, ./projects-dto) give for the same
- * rows, bar the slim `customFields` of ./bulk: the bulk-export conformance suite compares each
- * item with the getTaskById / getProjectById answer.
+ * The fields and their columns are the DTO builders' own tables (`taskFields`,
+ * `projectFields`, written by ./dto-fields); what is written here is only how the parts of
+ * a page (lists, counts, shared objects) become bytes. The JSON must stay what the DTO
+ * builders give for the same rows, bar the slim `customFields` of ./bulk: the bulk-export
+ * conformance suite compares each item with the getTaskById / getProjectById answer.
  */
 
 /** User references of a page, each serialized once. */
@@ -53,52 +59,17 @@ class RefBytes {
 
 // ---- tasks ---------------------------------------------------------------------------------
 
-/** The page query's columns, in the order `TaskRaw` reads them. */
-export const TASK_RAW_COLUMNS = [
-  'task_id',
-  'modified_time',
-  'space_id',
-  'project_id',
-  'parent_task_id',
-  'title',
-  'description',
-  'status',
-  'priority',
-  'start_date',
-  'due_date',
-  'completion',
-  'completed',
-  'completed_time',
-  'created_by',
-  'modified_by',
-  'created_time',
-  'deleted',
-  'deleted_time',
-]
-  .map((c) => `t.${c}`)
-  .join(', ');
+/** A page row of the task export: the columns of TASK_COLUMN_LIST, in that order. */
+export type TaskRaw = readonly unknown[];
+const T = positionsOf(TASK_COLUMN_LIST);
 
-export type TaskRaw = [
-  taskId: number,
-  modifiedTime: number,
-  spaceId: number | null,
-  projectId: number | null,
-  parentTaskId: number | null,
-  title: string,
-  description: string,
-  status: string,
-  priority: string,
-  startDate: number | null,
-  dueDate: number | null,
-  completion: number,
-  completed: number,
-  completedTime: number | null,
-  createdBy: number,
-  modifiedBy: number,
-  createdTime: number,
-  deleted: number,
-  deletedTime: number | null,
-];
+/** A bulk task item: the TaskDto's fields, then its checklist and its attachments. */
+const bulkTaskFields = [
+  ...taskFields,
+  { key: 'checklists', part: 'checklists' },
+  { key: 'attachments', part: 'attachments' },
+] as const satisfies Fields<TaskRow, TaskPart | 'checklists' | 'attachments'>;
+const writeTaskItem = writerOf(bulkTaskFields, TASK_COLUMN_LIST);
 
 /**
  * A custom field in a bulk task item: the definition's identity, name and type, and this
@@ -185,7 +156,7 @@ interface TaskPageParts {
 }
 
 const loadTaskPageParts = (db: Db, orgId: number, rows: readonly TaskRaw[]): TaskPageParts => {
-  const ids = idsParam(rows.map((r) => r[0]));
+  const ids = idsParam(rows.map((r) => r[T.task_id] as number));
   // In page order, then the DTO's own order (checklist by position, owners by id, tags by name).
   const inPage = <R>(columns: string, table: string, orderBy: string): R[] =>
     rawStmt(
@@ -219,8 +190,8 @@ const loadTaskPageParts = (db: Db, orgId: number, rows: readonly TaskRaw[]): Tas
   const catalog = loadFieldCatalog(
     db,
     orgId,
-    rows.map((r) => r[2]),
-    rows.map((r) => r[3]),
+    rows.map((r) => r[T.space_id] as number | null),
+    rows.map((r) => r[T.project_id] as number | null),
   );
   const values =
     catalog.defs.length > 0
@@ -228,7 +199,7 @@ const loadTaskPageParts = (db: Db, orgId: number, rows: readonly TaskRaw[]): Tas
       : [];
 
   const userIds: number[] = catalog.userIds();
-  for (const r of rows) userIds.push(r[14], r[15]);
+  for (const r of rows) userIds.push(r[T.created_by] as number, r[T.modified_by] as number);
   for (const o of owners) userIds.push(o[1]);
   for (const list of attachments.values()) for (const a of list) userIds.push(a.created_by);
   const users = userRefs(db, userIds);
@@ -248,121 +219,106 @@ export const writeBulkTaskItems = (
   now: number,
 ): void => {
   if (rows.length === 0) return;
-  writeTaskItems(w, orgId, rows, loadTaskPageParts(db, orgId, rows), now);
+  writeTaskItems(w, rows, loadTaskPageParts(db, orgId, rows), now);
 };
 
 const writeTaskItems = (
   w: JsonWriter,
-  orgId: number,
   rows: readonly TaskRaw[],
   { checklists, owners, tags, values, subtasks, attachments, catalog, users }: TaskPageParts,
   now: number,
 ): void => {
   const refs = new RefBytes(users);
   const fields = new FieldWriter(catalog, users);
-  // Where each embedded list's rows of the current task start.
+  // The current task's rows of each embedded list: [at, end).
   let checklistAt = 0;
+  let checklistEnd = 0;
   let ownerAt = 0;
+  let ownerEnd = 0;
   let tagAt = 0;
+  let tagEnd = 0;
   let valueAt = 0;
+  let valueEnd = 0;
+  let files: AttachmentRow[] | undefined;
 
-  for (let k = 0; k < rows.length; k++) {
-    const [
-      taskId,
-      modifiedTime,
-      spaceId,
-      projectId,
-      parentTaskId,
-      title,
-      description,
-      status,
-      priority,
-      startDate,
-      dueDate,
-      completion,
-      completed,
-      completedTime,
-      createdBy,
-      modifiedBy,
-      createdTime,
-      deleted,
-      deletedTime,
-    ] = rows[k]!;
-    const checklistEnd = endOf(checklists, checklistAt, k);
-    const ownerEnd = endOf(owners, ownerAt, k);
-    const tagEnd = endOf(tags, tagAt, k);
-    const valueEnd = endOf(values, valueAt, k);
-    const files = attachments.get(taskId);
-    if (k > 0) w.ascii(',');
-
-    w.ascii('{"taskId":').num(taskId);
-    w.ascii(',"tenantId":').num(orgId);
-    w.ascii(',"spaceId":').num(spaceId);
-    w.ascii(',"projectId":').num(projectId);
-    w.ascii(',"parentTaskId":').num(parentTaskId);
-    w.ascii(',"taskTitle":').str(title);
-    w.ascii(',"description":').str(description);
-    w.ascii(',"status":').str(status);
-    w.ascii(',"priority":').str(priority);
-    w.ascii(',"tags":[');
-    for (let i = tagAt; i < tagEnd; i++) {
-      if (i > tagAt) w.ascii(',');
-      w.str(tags[i]![1]);
-    }
-    w.ascii('],"owners":[');
-    for (let i = ownerAt; i < ownerEnd; i++) {
-      if (i > ownerAt) w.ascii(',');
-      w.bytes(refs.of(owners[i]![1]));
-    }
-    w.ascii('],"startDate":').iso(startDate);
-    w.ascii(',"dueDate":').iso(dueDate);
-    w.ascii(',"completion":').num(completion);
-    w.ascii(',"completedTime":').iso(completedTime);
-    w.ascii(',"overdue":').bool(dueDate !== null && dueDate < now && completed !== 1);
-    w.ascii(',"createdBy":').bytes(refs.of(createdBy));
-    w.ascii(',"modifiedBy":').bytes(refs.of(modifiedBy));
-    w.ascii(',"createdTime":').iso(createdTime);
-    w.ascii(',"modifiedTime":').iso(modifiedTime);
-    w.ascii(',"deleted":').bool(deleted === 1);
-    w.ascii(',"deletedTime":').iso(deletedTime);
-    w.ascii(',"customFields":[');
-    if (valueEnd > valueAt) {
-      // Only fields that apply to the task (its space's and project's), in their order.
-      let first = true;
-      for (const def of catalog.forScope({ spaceId, projectId })) {
-        for (let i = valueAt; i < valueEnd; i++) {
-          const v = values[i]!;
-          if (v[1] !== def.field_id) continue;
-          if (!first) w.ascii(',');
-          first = false;
-          fields.write(w, def, taskId, v[2]);
+  const parts: Parameters<typeof writeTaskItem>[2] = {
+    tags: (w) => {
+      w.ascii('[');
+      for (let i = tagAt; i < tagEnd; i++) {
+        if (i > tagAt) w.ascii(',');
+        w.str(tags[i]![1]);
+      }
+      w.ascii(']');
+    },
+    owners: (w) => {
+      w.ascii('[');
+      for (let i = ownerAt; i < ownerEnd; i++) {
+        if (i > ownerAt) w.ascii(',');
+        w.bytes(refs.of(owners[i]![1]));
+      }
+      w.ascii(']');
+    },
+    overdue: (w, r) =>
+      w.bool(isOverdue(r[T.due_date] as number | null, r[T.completed] as number, now)),
+    customFields: (w, r) => {
+      w.ascii('[');
+      if (valueEnd > valueAt) {
+        const taskId = r[T.task_id] as number;
+        const scope = {
+          spaceId: r[T.space_id] as number | null,
+          projectId: r[T.project_id] as number | null,
+        };
+        // Only fields that apply to the task (its space's and project's), in their order.
+        let first = true;
+        for (const def of catalog.forScope(scope)) {
+          for (let i = valueAt; i < valueEnd; i++) {
+            const v = values[i]!;
+            if (v[1] !== def.field_id) continue;
+            if (!first) w.ascii(',');
+            first = false;
+            fields.write(w, def, taskId, v[2]);
+          }
         }
       }
-    }
-    let done = 0;
-    for (let i = checklistAt; i < checklistEnd; i++) done += checklists[i]![3];
-    w.ascii('],"subtaskCount":').num(subtasks.get(taskId) ?? 0);
-    w.ascii(',"checklistCount":').num(checklistEnd - checklistAt);
-    w.ascii(',"checklistCompletedCount":').num(done);
-    w.ascii(',"attachmentCount":').num(files?.length ?? 0);
-    w.ascii(',"checklists":[');
-    for (let i = checklistAt; i < checklistEnd; i++) {
-      const [, checklistId, name, isDone, assigneeId, position, created, modified] = checklists[i]!;
-      if (i > checklistAt) w.ascii(',');
-      // An item on a subtask names the parent as taskId and the subtask as subtaskId.
-      w.ascii('{"checklistId":').num(checklistId);
-      w.ascii(',"taskId":').num(parentTaskId ?? taskId);
-      w.ascii(',"subtaskId":').num(parentTaskId === null ? null : taskId);
-      w.ascii(',"name":').str(name);
-      w.ascii(',"completed":').bool(isDone === 1);
-      w.ascii(',"assigneeId":').num(assigneeId);
-      w.ascii(',"position":').num(position);
-      w.ascii(',"createdTime":').iso(created);
-      w.ascii(',"modifiedTime":').iso(modified);
-      w.ascii('}');
-    }
-    w.ascii('],"attachments":');
-    if (files) {
+      w.ascii(']');
+    },
+    subtaskCount: (w, r) => w.num(subtasks.get(r[T.task_id] as number) ?? 0),
+    checklistCount: (w) => w.num(checklistEnd - checklistAt),
+    checklistCompletedCount: (w) => {
+      let done = 0;
+      for (let i = checklistAt; i < checklistEnd; i++) done += checklists[i]![3];
+      w.num(done);
+    },
+    attachmentCount: (w) => w.num(files?.length ?? 0),
+    checklists: (w, r) => {
+      const taskId = r[T.task_id] as number;
+      const parentTaskId = r[T.parent_task_id] as number | null;
+      w.ascii('[');
+      for (let i = checklistAt; i < checklistEnd; i++) {
+        const [, checklistId, name, isDone, assigneeId, position, created, modified] =
+          checklists[i]!;
+        if (i > checklistAt) w.ascii(',');
+        // checklistDto's shape: an item on a subtask names the parent as taskId.
+        w.ascii('{"checklistId":').num(checklistId);
+        w.ascii(',"taskId":').num(parentTaskId ?? taskId);
+        w.ascii(',"subtaskId":').num(parentTaskId === null ? null : taskId);
+        w.ascii(',"name":').str(name);
+        w.ascii(',"completed":').bool(isDone === 1);
+        w.ascii(',"assigneeId":').num(assigneeId);
+        w.ascii(',"position":').num(position);
+        w.ascii(',"createdTime":').iso(created);
+        w.ascii(',"modifiedTime":').iso(modified);
+        w.ascii('}');
+      }
+      w.ascii(']');
+    },
+    attachments: (w, r) => {
+      if (!files) {
+        w.ascii('[]');
+        return;
+      }
+      const taskId = r[T.task_id] as number;
+      const parentTaskId = r[T.parent_task_id] as number | null;
       const parent: AttachmentParent =
         parentTaskId === null
           ? { kind: 'task', taskId }
@@ -374,8 +330,18 @@ const writeTaskItems = (
           ),
         ),
       );
-    } else w.ascii('[]');
-    w.ascii('}');
+    },
+  };
+
+  for (let k = 0; k < rows.length; k++) {
+    const row = rows[k]!;
+    checklistEnd = endOf(checklists, checklistAt, k);
+    ownerEnd = endOf(owners, ownerAt, k);
+    tagEnd = endOf(tags, tagAt, k);
+    valueEnd = endOf(values, valueAt, k);
+    files = attachments.get(row[T.task_id] as number);
+    if (k > 0) w.ascii(',');
+    writeTaskItem(w, row, parts, refs);
     checklistAt = checklistEnd;
     ownerAt = ownerEnd;
     tagAt = tagEnd;
@@ -385,58 +351,10 @@ const writeTaskItems = (
 
 // ---- projects ------------------------------------------------------------------------------
 
-/** The project page query's columns, in the order `ProjectRaw` reads them. */
-export const PROJECT_RAW_COLUMNS = [
-  'project_id',
-  'modified_time',
-  'space_id',
-  'project_name',
-  'description',
-  'start_date',
-  'due_date',
-  'completion',
-  'is_public',
-  'archived',
-  'status_id',
-  'priority_id',
-  'health_id',
-  'contact_id',
-  'completed',
-  'completed_time',
-  'created_by',
-  'modified_by',
-  'created_time',
-  'deleted',
-  'deleted_time',
-  'deleted_by',
-]
-  .map((c) => `p.${c}`)
-  .join(', ');
-
-export type ProjectRaw = [
-  projectId: number,
-  modifiedTime: number,
-  spaceId: number,
-  projectName: string,
-  description: string,
-  startDate: number | null,
-  dueDate: number | null,
-  completion: number,
-  isPublic: number,
-  archived: number,
-  statusId: number | null,
-  priorityId: number | null,
-  healthId: number | null,
-  contactId: number | null,
-  completed: number,
-  completedTime: number | null,
-  createdBy: number,
-  modifiedBy: number,
-  createdTime: number,
-  deleted: number,
-  deletedTime: number | null,
-  deletedBy: number | null,
-];
+/** A page row of the project export: the columns of PROJECT_COLUMN_LIST, in that order. */
+export type ProjectRaw = readonly unknown[];
+const P = positionsOf(PROJECT_COLUMN_LIST);
+const writeProjectItem = writerOf(projectFields, PROJECT_COLUMN_LIST);
 
 /** The JSON of a shared object, made once per page. */
 const memo = <K, V>(make: (key: K) => V) => {
@@ -463,124 +381,89 @@ export const writeBulkProjectItems = (
   now: number,
 ): void => {
   if (rows.length === 0) return;
-  const userIds: number[] = [];
-  for (const r of rows) {
-    userIds.push(r[16], r[17]);
-    if (r[21] !== null) userIds.push(r[21]);
-  }
+  const idsAt = (position: number) =>
+    rows.map((r) => r[position] as number | null).filter((id): id is number => id !== null);
   const { statuses, priorities, health, tags, members, contacts, spaceNames, catalog, users } =
     loadProjectPageParts(db, orgId, {
-      projectIds: rows.map((r) => r[0]),
-      spaceIds: rows.map((r) => r[2]),
-      contactIds: rows.map((r) => r[13]).filter((c): c is number => c !== null),
-      userIds,
+      projectIds: idsAt(P.project_id),
+      spaceIds: idsAt(P.space_id),
+      contactIds: idsAt(P.contact_id),
+      userIds: [...idsAt(P.created_by), ...idsAt(P.modified_by), ...idsAt(P.deleted_by)],
     });
   const refs = new RefBytes(users);
   const json = (value: unknown) => Buffer.from(JSON.stringify(value));
-  const statusJson = memo((id: number) => {
-    const status = statuses.get(id);
-    return json(status ? projectStatusDto(status) : null);
-  });
-  const priorityJson = memo((id: number) => {
-    const priority = priorities.get(id);
-    return json(priority ? projectPriorityDto(priority) : null);
-  });
-  const healthJson = memo((id: number) => {
-    const h = health.get(id);
-    return json(h ? projectHealthDto(h) : null);
-  });
+  /** A shared object's JSON, made once per page, or null. */
+  const shared = <R>(rowsById: ReadonlyMap<number, R>, dto: (row: R) => unknown) => {
+    const bytes = memo((id: number) => {
+      const row = rowsById.get(id);
+      return json(row ? dto(row) : null);
+    });
+    return (w: JsonWriter, id: unknown) => {
+      if (id === null) w.ascii('null');
+      else w.bytes(bytes(id as number));
+    };
+  };
+  const status = shared(statuses, projectStatusDto);
+  const priority = shared(priorities, projectPriorityDto);
+  const projectHealth = shared(health, projectHealthDto);
   const fieldJson = memo((def: FieldDefRow) => json(customFieldDto(def, catalog, users, [])));
 
-  let firstProject = true;
-  for (const r of rows) {
-    const [
-      projectId,
-      modifiedTime,
-      spaceId,
-      projectName,
-      description,
-      startDate,
-      dueDate,
-      completion,
-      isPublic,
-      archived,
-      statusId,
-      priorityId,
-      healthId,
-      contactId,
-      completed,
-      completedTime,
-      createdBy,
-      modifiedBy,
-      createdTime,
-      deleted,
-      deletedTime,
-      deletedBy,
-    ] = r;
-    if (!firstProject) w.ascii(',');
-    firstProject = false;
-    const contact = contactId === null ? undefined : contacts.get(contactId);
-
-    w.ascii('{"tenantId":').num(orgId);
-    w.ascii(',"spaceId":').num(spaceId);
-    w.ascii(',"projectId":').num(projectId);
-    w.ascii(',"contact":');
-    if (contact) w.json(JSON.stringify(contactDto(orgId, contact.contact_id, contact.body)));
-    else w.ascii('null');
-    w.ascii(',"projectName":').str(projectName);
-    w.ascii(',"description":').str(description);
-    w.ascii(',"startDate":').iso(startDate);
-    w.ascii(',"dueDate":').iso(dueDate);
-    w.ascii(',"completion":').num(completion);
-    w.ascii(',"deleted":').bool(deleted === 1);
-    w.ascii(',"public":').bool(isPublic === 1);
-    w.ascii(',"overdue":').bool(dueDate !== null && dueDate < now && completed !== 1);
-    w.ascii(',"archived":').bool(archived === 1);
-    w.ascii(',"createdTime":').iso(createdTime);
-    w.ascii(',"modifiedTime":').iso(modifiedTime);
-    w.ascii(',"deletedTime":').iso(deletedTime);
-    w.ascii(',"completedTime":').iso(completedTime);
-    w.ascii(',"createdBy":').bytes(refs.of(createdBy));
-    w.ascii(',"modifiedBy":').bytes(refs.of(modifiedBy));
-    w.ascii(',"deletedBy":');
-    if (deletedBy === null) w.ascii('null');
-    else w.bytes(refs.of(deletedBy));
-    w.ascii(',"projectStatus":');
-    if (statusId === null) w.ascii('null');
-    else w.bytes(statusJson(statusId));
-    w.ascii(',"projectPriority":');
-    if (priorityId === null) w.ascii('null');
-    else w.bytes(priorityJson(priorityId));
-    w.ascii(',"projectHealth":');
-    if (healthId === null) w.ascii('null');
-    else w.bytes(healthJson(healthId));
-    w.ascii(',"projectTags":').json(
-      JSON.stringify((tags.get(projectId) ?? []).map((t) => projectTagDto(orgId, t))),
-    );
-    w.ascii(',"projectMembers":[');
-    let first = true;
-    for (const m of members.get(projectId) ?? []) {
-      if (!first) w.ascii(',');
-      first = false;
-      // projectMemberDto's shape, with the user references serialized once per page.
-      w.ascii('{"projectMemberId":').num(m.project_member_id);
-      w.ascii(',"projectId":').num(m.project_id);
-      w.ascii(',"user":').bytes(refs.of(m.user_id));
-      w.ascii(',"invitedBy":');
-      if (m.invited_by === null) w.ascii('null');
-      else w.bytes(refs.of(m.invited_by));
-      w.ascii(',"role":{"projectRoleId":').num(m.role_id);
-      w.ascii(',"projectRoleName":').str(m.role_name);
-      w.ascii('}}');
-    }
-    w.ascii('],"projectMail":null,"spaceName":').str(spaceNames.get(spaceId)?.space_name ?? null);
-    w.ascii(',"customFields":[');
-    first = true;
-    for (const def of catalog.forScope({ spaceId, projectId })) {
-      if (!first) w.ascii(',');
-      first = false;
-      w.bytes(fieldJson(def));
-    }
-    w.ascii(']}');
+  const parts: Parameters<typeof writeProjectItem>[2] = {
+    contact: (w, r) => {
+      const id = r[P.contact_id] as number | null;
+      const contact = id === null ? undefined : contacts.get(id);
+      if (contact) w.json(JSON.stringify(contactDto(orgId, contact.contact_id, contact.body)));
+      else w.ascii('null');
+    },
+    overdue: (w, r) =>
+      w.bool(isOverdue(r[P.due_date] as number | null, r[P.completed] as number, now)),
+    projectStatus: (w, r) => status(w, r[P.status_id]),
+    projectPriority: (w, r) => priority(w, r[P.priority_id]),
+    projectHealth: (w, r) => projectHealth(w, r[P.health_id]),
+    projectTags: (w, r) =>
+      w.json(
+        JSON.stringify(
+          (tags.get(r[P.project_id] as number) ?? []).map((t) => projectTagDto(orgId, t)),
+        ),
+      ),
+    projectMembers: (w, r) => {
+      w.ascii('[');
+      let first = true;
+      for (const m of members.get(r[P.project_id] as number) ?? []) {
+        if (!first) w.ascii(',');
+        first = false;
+        // projectMemberDto's shape, with the user references serialized once per page.
+        w.ascii('{"projectMemberId":').num(m.project_member_id);
+        w.ascii(',"projectId":').num(m.project_id);
+        w.ascii(',"user":').bytes(refs.of(m.user_id));
+        w.ascii(',"invitedBy":');
+        if (m.invited_by === null) w.ascii('null');
+        else w.bytes(refs.of(m.invited_by));
+        w.ascii(',"role":{"projectRoleId":').num(m.role_id);
+        w.ascii(',"projectRoleName":').str(m.role_name);
+        w.ascii('}}');
+      }
+      w.ascii(']');
+    },
+    projectMail: (w) => w.ascii('null'),
+    spaceName: (w, r) => w.str(spaceNames.get(r[P.space_id] as number)?.space_name ?? null),
+    customFields: (w, r) => {
+      w.ascii('[');
+      let first = true;
+      const scope = {
+        spaceId: r[P.space_id] as number,
+        projectId: r[P.project_id] as number,
+      };
+      for (const def of catalog.forScope(scope)) {
+        if (!first) w.ascii(',');
+        first = false;
+        w.bytes(fieldJson(def));
+      }
+      w.ascii(']');
+    },
+  };
+  for (let k = 0; k < rows.length; k++) {
+    if (k > 0) w.ascii(',');
+    writeProjectItem(w, rows[k]!, parts, refs);
   }
 };

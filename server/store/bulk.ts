@@ -3,15 +3,15 @@ import type { Db } from '../db/open';
 import { badRequest } from '../http/errors';
 import { JsonBytes } from '../http/json-bytes';
 import {
-  PROJECT_RAW_COLUMNS,
   type ProjectRaw,
-  TASK_RAW_COLUMNS,
   type TaskRaw,
   writeBulkProjectItems,
   writeBulkTaskItems,
 } from './bulk-items';
 import { JsonWriter } from './json-writer';
+import { PROJECT_COLUMN_LIST, PROJECT_COLUMNS } from './projects-dto';
 import { rawStmt } from './statements';
+import { TASK_COLUMN_LIST, TASK_COLUMNS } from './tasks-dto';
 
 /**
  * Slim custom fields in bulk task items (this server's choice; the contract leaves bulk item
@@ -99,16 +99,20 @@ const exportSql = (table: string, alias: string, idColumn: string, columns: stri
      WHERE ${alias}.org_id = ? AND ${alias}.modified_time >= ? AND (${alias}.modified_time > ? OR ${alias}.${idColumn} > ?) AND (? = 1 OR ${alias}.deleted = 0)
      ORDER BY ${alias}.modified_time, ${alias}.${idColumn} LIMIT ?`;
 
-const TASK_EXPORT_SQL = exportSql('tasks', 't', 'task_id', TASK_RAW_COLUMNS);
-const PROJECT_EXPORT_SQL = exportSql('projects', 'p', 'project_id', PROJECT_RAW_COLUMNS);
+const TASK_EXPORT_SQL = exportSql('tasks', 't', 'task_id', TASK_COLUMNS);
+const PROJECT_EXPORT_SQL = exportSql('projects', 'p', 'project_id', PROJECT_COLUMNS);
 
-/** Rows of either export: the id first, the modified_time second. */
-type ExportRaw = TaskRaw | ProjectRaw;
+/** Where a raw row of an export holds its id and modified_time (the cursor's key). */
+interface KeyAt {
+  id: number;
+  time: number;
+}
 
 /** The page function of one export: a page as the JSON of its `data` (what the route sends). */
 const exportPages =
-  <R extends ExportRaw, T>(
+  <R extends readonly unknown[], T>(
     sql: string,
+    key: KeyAt,
     writeItems: (w: JsonWriter, db: Db, orgId: number, rows: R[], now: number) => void,
   ) =>
   (db: Db, orgId: number, q: BulkQuery, now: number): JsonBytes<BulkPageOf<T>> => {
@@ -126,7 +130,9 @@ const exportPages =
     const pageRows = more ? rows.slice(0, q.size) : rows;
     const last = pageRows[pageRows.length - 1];
     const nextCursor =
-      more && last ? encodeCursor({ t: last[1], i: last[0], s: start.since }) : null;
+      more && last
+        ? encodeCursor({ t: last[key.time] as number, i: last[key.id] as number, s: start.since })
+        : null;
     const w = new JsonWriter(pageRows.length * 2048 + 256);
     w.ascii('{"items":[');
     writeItems(w, db, orgId, pageRows, now);
@@ -135,7 +141,11 @@ const exportPages =
   };
 
 /** A page of the task export. */
-export const bulkTasksJson = exportPages<TaskRaw, BulkTask>(TASK_EXPORT_SQL, writeBulkTaskItems);
+export const bulkTasksJson = exportPages<TaskRaw, BulkTask>(
+  TASK_EXPORT_SQL,
+  { id: TASK_COLUMN_LIST.indexOf('task_id'), time: TASK_COLUMN_LIST.indexOf('modified_time') },
+  writeBulkTaskItems,
+);
 
 /** The same page as objects (tests, tools): exactly what the route's JSON holds. */
 export const bulkTasks = (db: Db, orgId: number, q: BulkQuery, now: number): BulkPageOf<BulkTask> =>
@@ -144,6 +154,10 @@ export const bulkTasks = (db: Db, orgId: number, q: BulkQuery, now: number): Bul
 /** A page of the project export. */
 export const bulkProjectsJson = exportPages<ProjectRaw, Project>(
   PROJECT_EXPORT_SQL,
+  {
+    id: PROJECT_COLUMN_LIST.indexOf('project_id'),
+    time: PROJECT_COLUMN_LIST.indexOf('modified_time'),
+  },
   writeBulkProjectItems,
 );
 

@@ -1,6 +1,7 @@
 import type { Contact, Project, UserRef } from '../../shared/api';
 import type { Db } from '../db/open';
 import { customFieldDto, type FieldCatalog, loadFieldCatalog } from './custom-fields';
+import { columnsOf, type Fields, isOverdue, toDto } from './dto-fields';
 import { IN_IDS, idsParam, stmt } from './statements';
 import { iso } from './time';
 import { userRefs } from './users';
@@ -32,33 +33,61 @@ export interface ProjectRow {
   deleted_by: number | null;
 }
 
-export const PROJECT_COLUMNS = [
-  'project_id',
-  'org_id',
-  'space_id',
-  'project_name',
-  'description',
-  'start_date',
-  'due_date',
-  'completion',
-  'is_public',
-  'archived',
+/** What a project DTO takes from elsewhere than its row's columns. */
+export type ProjectPart =
+  | 'contact'
+  | 'overdue'
+  | 'projectStatus'
+  | 'projectPriority'
+  | 'projectHealth'
+  | 'projectTags'
+  | 'projectMembers'
+  | 'projectMail'
+  | 'spaceName'
+  | 'customFields';
+
+/** The Project's fields (./dto-fields): every project answer, and the bulk export's items. */
+export const projectFields = [
+  { key: 'tenantId', column: 'org_id', shown: 'num' },
+  { key: 'spaceId', column: 'space_id', shown: 'num' },
+  { key: 'projectId', column: 'project_id', shown: 'num' },
+  { key: 'contact', part: 'contact' },
+  { key: 'projectName', column: 'project_name', shown: 'str' },
+  { key: 'description', column: 'description', shown: 'str' },
+  { key: 'startDate', column: 'start_date', shown: 'iso' },
+  { key: 'dueDate', column: 'due_date', shown: 'iso' },
+  { key: 'completion', column: 'completion', shown: 'num' },
+  { key: 'deleted', column: 'deleted', shown: 'flag' },
+  { key: 'public', column: 'is_public', shown: 'flag' },
+  { key: 'overdue', part: 'overdue' },
+  { key: 'archived', column: 'archived', shown: 'flag' },
+  { key: 'createdTime', column: 'created_time', shown: 'iso' },
+  { key: 'modifiedTime', column: 'modified_time', shown: 'iso' },
+  { key: 'deletedTime', column: 'deleted_time', shown: 'iso' },
+  { key: 'completedTime', column: 'completed_time', shown: 'iso' },
+  { key: 'createdBy', column: 'created_by', shown: 'ref' },
+  { key: 'modifiedBy', column: 'modified_by', shown: 'ref' },
+  { key: 'deletedBy', column: 'deleted_by', shown: 'refOrNull' },
+  { key: 'projectStatus', part: 'projectStatus' },
+  { key: 'projectPriority', part: 'projectPriority' },
+  { key: 'projectHealth', part: 'projectHealth' },
+  { key: 'projectTags', part: 'projectTags' },
+  { key: 'projectMembers', part: 'projectMembers' },
+  { key: 'projectMail', part: 'projectMail' },
+  { key: 'spaceName', part: 'spaceName' },
+  { key: 'customFields', part: 'customFields' },
+] as const satisfies Fields<ProjectRow, ProjectPart>;
+
+/** The columns every project query selects: the fields', then what parts read. */
+export const PROJECT_COLUMN_LIST = columnsOf<ProjectRow>(projectFields, [
+  'completed',
   'status_id',
   'priority_id',
   'health_id',
   'contact_id',
-  'completed',
-  'completed_time',
-  'created_by',
-  'modified_by',
-  'created_time',
-  'modified_time',
-  'deleted',
-  'deleted_time',
-  'deleted_by',
-]
-  .map((c) => `p.${c}`)
-  .join(', ');
+]);
+
+export const PROJECT_COLUMNS = PROJECT_COLUMN_LIST.map((c) => `p.${c}`).join(', ');
 
 export const loadProjectRow = (db: Db, projectId: number): ProjectRow | undefined =>
   stmt(db, `SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.project_id = ?`).get(projectId) as
@@ -292,45 +321,34 @@ export const projectDtos = (db: Db, rows: readonly ProjectRow[], now: number): P
     });
   const ref = (id: number): UserRef => users.get(id) ?? { userId: id };
 
-  return rows.map((r): Project => {
-    const status = r.status_id === null ? undefined : statuses.get(r.status_id);
-    const priority = r.priority_id === null ? undefined : priorities.get(r.priority_id);
-    const h = r.health_id === null ? undefined : health.get(r.health_id);
-    const contact = r.contact_id === null ? undefined : contacts.get(r.contact_id);
-    const complete = r.completed === 1;
-    return {
-      tenantId: r.org_id,
-      spaceId: r.space_id,
-      projectId: r.project_id,
-      contact: contact ? contactDto(r.org_id, contact.contact_id, contact.body) : null,
-      projectName: r.project_name,
-      description: r.description,
-      startDate: iso(r.start_date),
-      dueDate: iso(r.due_date),
-      completion: r.completion,
-      deleted: r.deleted === 1,
-      public: r.is_public === 1,
-      overdue: r.due_date !== null && r.due_date < now && !complete,
-      archived: r.archived === 1,
-      createdTime: iso(r.created_time),
-      modifiedTime: iso(r.modified_time),
-      deletedTime: iso(r.deleted_time),
-      completedTime: iso(r.completed_time),
-      createdBy: ref(r.created_by),
-      modifiedBy: ref(r.modified_by),
-      deletedBy: r.deleted_by === null ? null : ref(r.deleted_by),
-      projectStatus: status ? projectStatusDto(status) : null,
-      projectPriority: priority ? projectPriorityDto(priority) : null,
-      projectHealth: h ? projectHealthDto(h) : null,
-      projectTags: (tags.get(r.project_id) ?? []).map((t) => projectTagDto(r.org_id, t)),
-      projectMembers: (members.get(r.project_id) ?? []).map((m) => projectMemberDto(m, ref)),
-      projectMail: null,
-      spaceName: spaceNames.get(r.space_id)?.space_name ?? null,
-      customFields: catalog
+  const parts: Record<ProjectPart, (r: ProjectRow) => unknown> = {
+    contact: (r) => {
+      const contact = r.contact_id === null ? undefined : contacts.get(r.contact_id);
+      return contact ? contactDto(r.org_id, contact.contact_id, contact.body) : null;
+    },
+    overdue: (r) => isOverdue(r.due_date, r.completed, now),
+    projectStatus: (r) => {
+      const status = r.status_id === null ? undefined : statuses.get(r.status_id);
+      return status ? projectStatusDto(status) : null;
+    },
+    projectPriority: (r) => {
+      const priority = r.priority_id === null ? undefined : priorities.get(r.priority_id);
+      return priority ? projectPriorityDto(priority) : null;
+    },
+    projectHealth: (r) => {
+      const h = r.health_id === null ? undefined : health.get(r.health_id);
+      return h ? projectHealthDto(h) : null;
+    },
+    projectTags: (r) => (tags.get(r.project_id) ?? []).map((t) => projectTagDto(r.org_id, t)),
+    projectMembers: (r) => (members.get(r.project_id) ?? []).map((m) => projectMemberDto(m, ref)),
+    projectMail: () => null,
+    spaceName: (r) => spaceNames.get(r.space_id)?.space_name ?? null,
+    customFields: (r) =>
+      catalog
         .forScope({ spaceId: r.space_id, projectId: r.project_id })
         .map((def) => customFieldDto(def, catalog, users, [])),
-    };
-  });
+  };
+  return rows.map((r) => toDto(projectFields, r, parts, ref) as Project);
 };
 
 export const projectDtoById = (db: Db, projectId: number, now: number): Project => {

@@ -1,8 +1,8 @@
 import type { Task, UserRef } from '../../shared/api';
 import type { Db } from '../db/open';
 import { customFieldDto, loadFieldCatalog, loadFieldValues } from './custom-fields';
+import { columnsOf, type Fields, isOverdue, toDto } from './dto-fields';
 import { IN_IDS, idsParam, stmt } from './statements';
-import { iso } from './time';
 import { userRefs } from './users';
 
 /** A row of `tasks`, as every task query selects it (TASK_COLUMNS, table aliased `t`). */
@@ -30,31 +30,52 @@ export interface TaskRow {
   deleted_by: number | null;
 }
 
-export const TASK_COLUMNS = [
-  'task_id',
-  'org_id',
-  'space_id',
-  'project_id',
-  'parent_task_id',
-  'title',
-  'description',
-  'status',
-  'priority',
-  'start_date',
-  'due_date',
-  'completion',
-  'completed',
-  'completed_time',
-  'created_by',
-  'modified_by',
-  'created_time',
-  'modified_time',
-  'deleted',
-  'deleted_time',
-  'deleted_by',
-]
-  .map((c) => `t.${c}`)
-  .join(', ');
+/** What a task DTO takes from elsewhere than its row's columns. */
+export type TaskPart =
+  | 'tags'
+  | 'owners'
+  | 'overdue'
+  | 'customFields'
+  | 'subtaskCount'
+  | 'checklistCount'
+  | 'checklistCompletedCount'
+  | 'attachmentCount';
+
+/** The TaskDto's fields (./dto-fields): every task answer, and the bulk export's items. */
+export const taskFields = [
+  { key: 'taskId', column: 'task_id', shown: 'num' },
+  { key: 'tenantId', column: 'org_id', shown: 'num' },
+  { key: 'spaceId', column: 'space_id', shown: 'num' },
+  { key: 'projectId', column: 'project_id', shown: 'num' },
+  { key: 'parentTaskId', column: 'parent_task_id', shown: 'num' },
+  { key: 'taskTitle', column: 'title', shown: 'str' },
+  { key: 'description', column: 'description', shown: 'str' },
+  { key: 'status', column: 'status', shown: 'str' },
+  { key: 'priority', column: 'priority', shown: 'str' },
+  { key: 'tags', part: 'tags' },
+  { key: 'owners', part: 'owners' },
+  { key: 'startDate', column: 'start_date', shown: 'iso' },
+  { key: 'dueDate', column: 'due_date', shown: 'iso' },
+  { key: 'completion', column: 'completion', shown: 'num' },
+  { key: 'completedTime', column: 'completed_time', shown: 'iso' },
+  { key: 'overdue', part: 'overdue' },
+  { key: 'createdBy', column: 'created_by', shown: 'ref' },
+  { key: 'modifiedBy', column: 'modified_by', shown: 'ref' },
+  { key: 'createdTime', column: 'created_time', shown: 'iso' },
+  { key: 'modifiedTime', column: 'modified_time', shown: 'iso' },
+  { key: 'deleted', column: 'deleted', shown: 'flag' },
+  { key: 'deletedTime', column: 'deleted_time', shown: 'iso' },
+  { key: 'customFields', part: 'customFields' },
+  { key: 'subtaskCount', part: 'subtaskCount' },
+  { key: 'checklistCount', part: 'checklistCount' },
+  { key: 'checklistCompletedCount', part: 'checklistCompletedCount' },
+  { key: 'attachmentCount', part: 'attachmentCount' },
+] as const satisfies Fields<TaskRow, TaskPart>;
+
+/** The columns every task query selects: the fields', then what parts and writes read. */
+export const TASK_COLUMN_LIST = columnsOf<TaskRow>(taskFields, ['completed', 'deleted_by']);
+
+export const TASK_COLUMNS = TASK_COLUMN_LIST.map((c) => `t.${c}`).join(', ');
 
 export const loadTaskRow = (db: Db, taskId: number): TaskRow | undefined =>
   stmt(db, `SELECT ${TASK_COLUMNS} FROM tasks t WHERE t.task_id = ?`).get(taskId) as
@@ -143,34 +164,13 @@ export const buildTaskDtos = (
   const users = userRefs(db, userIds);
   const ref = (id: number): UserRef => users.get(id) ?? { userId: id };
 
-  const dtos = rows.map((r): Task => {
-    const complete = r.completed === 1;
-    const taskValues = values.get(r.task_id);
-    const checklist = checklists.get(r.task_id);
-    return {
-      taskId: r.task_id,
-      tenantId: r.org_id,
-      spaceId: r.space_id,
-      projectId: r.project_id,
-      parentTaskId: r.parent_task_id,
-      taskTitle: r.title,
-      description: r.description,
-      status: r.status,
-      priority: r.priority,
-      tags: tags.get(r.task_id) ?? [],
-      owners: (owners.get(r.task_id) ?? []).map(ref),
-      startDate: iso(r.start_date),
-      dueDate: iso(r.due_date),
-      completion: r.completion,
-      completedTime: iso(r.completed_time),
-      overdue: r.due_date !== null && r.due_date < now && !complete,
-      createdBy: ref(r.created_by),
-      modifiedBy: ref(r.modified_by),
-      createdTime: iso(r.created_time),
-      modifiedTime: iso(r.modified_time),
-      deleted: r.deleted === 1,
-      deletedTime: iso(r.deleted_time),
-      customFields: catalog
+  const parts: Record<TaskPart, (r: TaskRow) => unknown> = {
+    tags: (r) => tags.get(r.task_id) ?? [],
+    owners: (r) => (owners.get(r.task_id) ?? []).map(ref),
+    overdue: (r) => isOverdue(r.due_date, r.completed, now),
+    customFields: (r) => {
+      const taskValues = values.get(r.task_id);
+      return catalog
         .forScope({ spaceId: r.space_id, projectId: r.project_id })
         .map((def) =>
           customFieldDto(
@@ -181,13 +181,14 @@ export const buildTaskDtos = (
               ? [{ taskId: r.task_id, value: taskValues.get(def.field_id) }]
               : [],
           ),
-        ),
-      subtaskCount: subtasks.get(r.task_id)?.n ?? 0,
-      checklistCount: checklist?.n ?? 0,
-      checklistCompletedCount: checklist?.done ?? 0,
-      attachmentCount: attachments.get(r.task_id)?.n ?? 0,
-    };
-  });
+        );
+    },
+    subtaskCount: (r) => subtasks.get(r.task_id)?.n ?? 0,
+    checklistCount: (r) => checklists.get(r.task_id)?.n ?? 0,
+    checklistCompletedCount: (r) => checklists.get(r.task_id)?.done ?? 0,
+    attachmentCount: (r) => attachments.get(r.task_id)?.n ?? 0,
+  };
+  const dtos = rows.map((r) => toDto(taskFields, r, parts, ref) as Task);
   return { dtos, users };
 };
 
