@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { UserRef } from '../../shared/api/common';
 import type { CustomField } from '../../shared/api/custom-fields';
 import type { CustomFieldConditionName } from '../../shared/filters/custom-fields';
+import { isDropdown } from '../lib/custom-values';
 import { dateInputToMs, msToDateInput, userName } from '../lib/format';
 import { Button, IconButton } from '../ui/button';
 import { IconPlus, IconX } from '../ui/icons';
@@ -298,6 +299,23 @@ function ConditionRow({
             value={typeof raw === 'number' ? msToDateInput(raw) : ''}
             onChange={(e) => setValue(i, e.target.value)}
           />
+        ) : field && isDropdown(field) ? (
+          // Text conditions compare a dropdown's option name: pick one of them.
+          <select
+            // biome-ignore lint/suspicious/noArrayIndexKey: at most two fixed inputs
+            key={i}
+            aria-label={label}
+            className="input select"
+            value={raw === undefined ? '' : String(raw)}
+            onChange={(e) => setValue(i, e.target.value)}
+          >
+            <option value="" />
+            {field.customFieldOption?.map((o) => (
+              <option key={o.optionId} value={o.optionName}>
+                {o.optionName}
+              </option>
+            ))}
+          </select>
         ) : (
           <input
             // biome-ignore lint/suspicious/noArrayIndexKey: at most two fixed inputs

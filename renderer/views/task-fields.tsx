@@ -3,6 +3,7 @@ import type { UserRef } from '../../shared/api/common';
 import type { CustomField } from '../../shared/api/custom-fields';
 import type { TaskRow } from '../../shared/bridge';
 import type { EditCommand } from '../../shared/edits/commands';
+import { isDropdown, optionOf } from '../lib/custom-values';
 import {
   dateInputToIso,
   dateInputToMs,
@@ -322,16 +323,17 @@ function CustomFieldRow({
             checked={value === true}
             onChange={(e) => set(e.target.checked)}
           />
-        ) : type === 'DROPDOWN' && field.customFieldOption?.length ? (
+        ) : isDropdown(field) ? (
           <select
             id={id}
             className="input select"
-            value={value === undefined || value === null ? '' : String(value)}
-            onChange={(e) => set(e.target.value || null)}
+            value={String(optionOf(field, value)?.optionId ?? '')}
+            // The option's id, as the service stores it.
+            onChange={(e) => set(e.target.value ? Number(e.target.value) : null)}
           >
             <option value="">—</option>
-            {field.customFieldOption.map((o) => (
-              <option key={o.optionId} value={o.optionName}>
+            {field.customFieldOption?.map((o) => (
+              <option key={o.optionId} value={o.optionId}>
                 {o.optionName}
               </option>
             ))}

@@ -6,6 +6,7 @@ import { memo } from 'react';
 import type { CustomField } from '../../shared/api/custom-fields';
 import type { TaskRow } from '../../shared/bridge';
 import { applyEdit } from '../data/edits';
+import { isDropdown, optionOf } from '../lib/custom-values';
 import { initials, shortDate, userName } from '../lib/format';
 import { DONE, isDone, priorityClass, REOPENED, statusClass } from '../lib/vocab';
 import { SyncMark } from '../ui/sync-mark';
@@ -28,6 +29,7 @@ function customValue(task: TaskRow, field: CustomField): string {
   if (v === undefined || v === null || v === '') return '';
   if (field.fieldType.toUpperCase() === 'DATE' && typeof v === 'number') return shortDate(v);
   if (typeof v === 'boolean') return v ? 'Yes' : 'No';
+  if (isDropdown(field)) return optionOf(field, v)?.optionName ?? '';
   return String(v);
 }
 

@@ -273,4 +273,57 @@ describe.sequential('the main views: layout, inline errors, option names', () =>
     await page.getByRole('list', { name: 'Notifications' }).waitFor();
     expect(await page.locator('.toast').count()).toBe(0);
   }, 30_000);
+
+  it('every custom-field cell shows its option name, in the list, the detail and the filters', async () => {
+    await page.keyboard.press('Escape');
+    await nav('Mobile App Redesign').click();
+    const grid = page.getByRole('grid', { name: 'Mobile App Redesign' });
+    await grid.locator('[data-task-id]').first().waitFor();
+    // Component picked (not only fitted), so it stays with a task and the filters open.
+    await page.getByRole('button', { name: 'Display' }).click();
+    const component = page.getByRole('menuitemcheckbox', { name: 'Component column' });
+    if ((await component.getAttribute('aria-checked')) === 'true') await component.click();
+    await expect.poll(() => component.getAttribute('aria-checked')).toBe('false');
+    await component.click();
+    await expect.poll(() => component.getAttribute('aria-checked')).toBe('true');
+    await page.keyboard.press('Escape');
+    const headers = await grid.getByRole('columnheader').allTextContents();
+    const at = headers.indexOf('Component');
+    expect(at).toBeGreaterThan(0);
+    const cells = await grid
+      .locator('[data-task-id]')
+      .evaluateAll((rows, i) => rows.map((r) => r.children[i]?.textContent ?? ''), at);
+    // The options, as the task detail offers them.
+    await grid.locator('[data-task-id] .tt-open').first().click();
+    const select = detail().getByRole('combobox', { name: 'Component' });
+    const names = (await select.locator('option').allTextContents()).filter((n) => n !== '—');
+    expect(names.length).toBeGreaterThan(1);
+    const filled = cells.filter((c) => c !== '');
+    expect(filled.length).toBeGreaterThan(0);
+    expect(filled.filter((c) => !names.includes(c))).toEqual([]);
+    // The detail shows the same name the row does.
+    const withValue = cells.findIndex((c) => c !== '');
+    const cell = cells[withValue] ?? '';
+    await grid.locator('[data-task-id]').nth(withValue).locator('.tt-open').click();
+    await expect
+      .poll(() => select.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.text))
+      .toBe(cell);
+    // A filter on the field picks among the options.
+    await page.getByRole('button', { name: /^Filters/ }).click();
+    await page.getByRole('button', { name: 'Add condition' }).click();
+    await page.getByRole('combobox', { name: 'Condition 1: field' }).selectOption('Component');
+    const value = page.getByRole('combobox', { name: 'Condition 1: value' });
+    expect((await value.locator('option').allTextContents()).filter((n) => n)).toEqual(
+      expect.arrayContaining(names),
+    );
+    await value.selectOption(cell);
+    await expect
+      .poll(() =>
+        grid
+          .locator('[data-task-id]')
+          .evaluateAll((rows, i) => [...new Set(rows.map((r) => r.children[i]?.textContent))], at),
+      )
+      .toEqual([cell]);
+    await page.getByRole('button', { name: 'Clear all filters' }).click();
+  }, 60_000);
 });
