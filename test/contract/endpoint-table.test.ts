@@ -4,12 +4,12 @@
  * without a path has a row at the contract's path, and no row claims a source it lacks.
  * The spec and the contract are parsed, not copied, so a change to either is caught here.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { queryShape } from '../../scripts/openapi/parameters';
-import { type EndpointDef, endpoints } from '../../shared/api/index';
+import { type EndpointDef, endpoints, tags } from '../../shared/api/index';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const spec = readFileSync(path.resolve(repoRoot, '../shared/spec/work-management-api.md'), 'utf8');
@@ -349,5 +349,34 @@ describe('endpoint table vs the contract', () => {
       .filter(([, r]) => r.source === 'contract' && !known.has(`${r.method} ${shape(r.path)}`))
       .map(([id, r]) => `${id}: ${r.method} ${r.path}`);
     expect(extra).toEqual([]);
+  });
+});
+
+describe('endpoint table files', () => {
+  it('has one file per tag of the spec, each holding that tag’s rows, composed in the index', async () => {
+    const dir = path.resolve(repoRoot, 'shared/api/endpoints');
+    const files = readdirSync(dir).filter(
+      (f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !/^(index|define|shared)\.ts$/.test(f),
+    );
+    const tagOfFile = new Map<string, string[]>();
+    const composed = new Set<string>();
+    for (const file of files) {
+      const module = (await import(path.join(dir, file))) as Record<string, unknown>;
+      for (const value of Object.values(module)) {
+        if (!value || typeof value !== 'object' || Array.isArray(value)) continue;
+        const rowsOf = Object.entries(value as Record<string, Partial<EndpointDef>>).filter(
+          ([, r]) => typeof r?.tag === 'string' && typeof r.path === 'string',
+        );
+        if (rowsOf.length === 0) continue;
+        tagOfFile.set(file, [...new Set(rowsOf.map(([, r]) => r.tag as string))]);
+        for (const [id] of rowsOf) composed.add(id);
+      }
+    }
+    expect(
+      [...tagOfFile.values()].every((t) => t.length === 1),
+      JSON.stringify([...tagOfFile]),
+    ).toBe(true);
+    expect([...tagOfFile.values()].flat().sort()).toEqual([...tags].sort());
+    expect([...composed].sort()).toEqual(Object.keys(endpoints).sort());
   });
 });

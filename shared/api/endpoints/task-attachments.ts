@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { attachment, attachmentRenameRequest, attachmentWithState } from '../attachments';
+import { endpoint } from './define';
+import { SUBTASK_PATH as S, TASK_PATH as T } from './shared';
+
+/** Task Attachments: Files on tasks and subtasks. */
+export const taskAttachmentEndpoints = {
+  getTaskAttachments: endpoint({
+    tag: 'Task Attachments',
+    method: 'GET',
+    path: `${T}/attachments`,
+    source: 'spec',
+    summary: 'List attachments of a task, oldest first',
+    data: z.array(attachmentWithState),
+  }),
+  uploadTaskAttachments: endpoint({
+    tag: 'Task Attachments',
+    method: 'POST',
+    path: `${T}/attachments`,
+    source: 'spec',
+    summary: 'Upload up to 10 files to a task',
+    body: 'multipart',
+    data: z.array(attachment),
+  }),
+  getTaskAttachment: endpoint({
+    tag: 'Task Attachments',
+    method: 'GET',
+    path: `${T}/attachments/{attachmentId}`,
+    source: 'spec',
+    summary: 'Get a task attachment',
+    data: attachmentWithState,
+  }),
+  renameTaskAttachment: endpoint({
+    tag: 'Task Attachments',
+    method: 'PUT',
+    path: `${T}/attachments/{attachmentId}`,
+    source: 'spec',
+    summary: 'Rename a task attachment (extension kept)',
+    body: attachmentRenameRequest,
+    data: attachment,
+  }),
+  deleteTaskAttachment: endpoint({
+    tag: 'Task Attachments',
+    method: 'DELETE',
+    path: `${T}/attachments/{attachmentId}`,
+    source: 'spec',
+    summary: 'Delete a task attachment and its file',
+    status: 204,
+  }),
+  getTaskAttachmentContent: endpoint({
+    tag: 'Task Attachments',
+    method: 'GET',
+    path: `${T}/attachments/{attachmentId}/content`,
+    source: 'contract',
+    summary: 'Download a task attachment',
+    produces: 'binary',
+  }),
+  getSubtaskAttachments: endpoint({
+    tag: 'Task Attachments',
+    method: 'GET',
+    path: `${S}/attachments`,
+    source: 'spec',
+    summary: 'List attachments of a subtask, oldest first',
+    data: z.array(attachmentWithState),
+  }),
+  uploadSubtaskAttachments: endpoint({
+    tag: 'Task Attachments',
+    method: 'POST',
+    path: `${S}/attachments`,
+    source: 'spec',
+    summary: 'Upload up to 10 files to a subtask',
+    body: 'multipart',
+    data: z.array(attachment),
+  }),
+  getSubtaskAttachment: endpoint({
+    tag: 'Task Attachments',
+    method: 'GET',
+    path: `${S}/attachments/{attachmentId}`,
+    source: 'spec',
+    summary: 'Get a subtask attachment',
+    data: attachmentWithState,
+  }),
+  renameSubtaskAttachment: endpoint({
+    tag: 'Task Attachments',
+    method: 'PUT',
+    path: `${S}/attachments/{attachmentId}`,
+    source: 'spec',
+    summary: 'Rename a subtask attachment (extension kept)',
+    body: attachmentRenameRequest,
+    data: attachment,
+  }),
+  deleteSubtaskAttachment: endpoint({
+    tag: 'Task Attachments',
+    method: 'DELETE',
+    path: `${S}/attachments/{attachmentId}`,
+    source: 'spec',
+    summary: 'Delete a subtask attachment and its file',
+    status: 204,
+  }),
+  getSubtaskAttachmentContent: endpoint({
+    tag: 'Task Attachments',
+    method: 'GET',
+    path: `${S}/attachments/{attachmentId}/content`,
+    source: 'contract',
+    summary: 'Download a subtask attachment',
+    produces: 'binary',
+  }),
+} as const;
