@@ -94,7 +94,7 @@ export function connect(): () => void {
       const before = useApp.getState().session;
       useApp.setState({ session });
       if (before?.currentOrgId !== session.currentOrgId || before?.signedIn !== session.signedIn)
-        clearCache();
+        clearCache({ reread: session.signedIn });
     }),
   );
   subscriptions.addRelease(b.on('sync.status', (sync) => setSyncCoalesced(sync)));

@@ -133,8 +133,8 @@ export class PagedRows<T> {
     return changed;
   }
 
-  /** Forgets every row (sign-out, org switch); a watched list reads its window again. */
-  clear(): void {
+  /** Forgets every row (sign-out, org switch); a watched list reads its window again if asked. */
+  clear(reread = true): void {
     this.generation++;
     this.held.clear();
     this.reading.clear();
@@ -143,7 +143,7 @@ export class PagedRows<T> {
     this.queued?.();
     this.queued = null;
     this.bump();
-    if (this.listeners.size > 0) this.setWindow(this.first, this.last);
+    if (reread && this.listeners.size > 0) this.setWindow(this.first, this.last);
   }
 
   /** Reads the window again after a failure (the "Try again" of the list). */

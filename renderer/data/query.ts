@@ -84,7 +84,7 @@ export interface ExternalCache {
   refresh(): void;
   /** Returns whether anything changed. */
   patch(patch: (method: BridgeMethod, data: unknown) => unknown): boolean;
-  clear(): void;
+  clear(reread: boolean): void;
 }
 
 const externals = new Set<ExternalCache>();
@@ -130,14 +130,19 @@ export function patchAll(patch: (method: BridgeMethod, data: unknown) => unknown
 }
 
 /** Forgets everything (sign-out, org switch): the next reads come from the new replica. */
-export function clearCache() {
+/**
+ * Forgets every answer (sign-out, org switch). Watched entries are read again, unless the
+ * user is signed out: the views watching them are about to go, and the host would refuse.
+ */
+export function clearCache({ reread = true }: { reread?: boolean } = {}) {
   for (const slot of slots.values()) {
     slot.seq++;
     slot.entry = { data: undefined, error: null, loading: true, seq: slot.seq };
-    if (slot.refs > 0) void read(slot);
-    else slots.delete(keyOf(slot.method, slot.input));
+    if (slot.refs > 0) {
+      if (reread) void read(slot);
+    } else slots.delete(keyOf(slot.method, slot.input));
   }
-  for (const cache of externals) cache.clear();
+  for (const cache of externals) cache.clear(reread);
 }
 
 export function useQuery<M extends BridgeMethod>(

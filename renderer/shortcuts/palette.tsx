@@ -36,47 +36,6 @@ export function CommandPalette() {
         run: () => useApp.setState({ newTaskOpen: true }),
       },
       {
-        id: 'my',
-        label: 'Go to My tasks',
-        hint: showCombo(shortcuts.goMy.combo),
-        group: 'Go to',
-        run: go({ view: 'my' }),
-      },
-      {
-        id: 'inbox',
-        label: 'Go to Inbox',
-        hint: showCombo(shortcuts.goInbox.combo),
-        group: 'Go to',
-        run: go({ view: 'inbox' }),
-      },
-      {
-        id: 'personal',
-        label: 'Go to Personal tasks',
-        hint: showCombo(shortcuts.goPersonal.combo),
-        group: 'Go to',
-        run: go({ view: 'personal' }),
-      },
-      {
-        id: 'timesheet',
-        label: 'Go to Timesheet',
-        hint: showCombo(shortcuts.goTimesheet.combo),
-        group: 'Go to',
-        run: go({ view: 'timesheet' }),
-      },
-      {
-        id: 'sync',
-        label: 'Go to Sync',
-        hint: showCombo(shortcuts.goSync.combo),
-        group: 'Go to',
-        run: go({ view: 'sync' }),
-      },
-      {
-        id: 'spaces',
-        label: 'Manage spaces and projects',
-        group: 'Go to',
-        run: go({ view: 'spaces' }),
-      },
-      {
         id: 'sync-now',
         label: 'Sync now',
         group: 'Commands',
@@ -88,6 +47,47 @@ export function CommandPalette() {
         hint: '?',
         group: 'Commands',
         run: () => useApp.setState({ helpOpen: true }),
+      },
+      {
+        id: 'my',
+        label: 'My tasks',
+        hint: showCombo(shortcuts.goMy.combo),
+        group: 'Go to',
+        run: go({ view: 'my' }),
+      },
+      {
+        id: 'inbox',
+        label: 'Inbox',
+        hint: showCombo(shortcuts.goInbox.combo),
+        group: 'Go to',
+        run: go({ view: 'inbox' }),
+      },
+      {
+        id: 'personal',
+        label: 'Personal tasks',
+        hint: showCombo(shortcuts.goPersonal.combo),
+        group: 'Go to',
+        run: go({ view: 'personal' }),
+      },
+      {
+        id: 'timesheet',
+        label: 'Timesheet',
+        hint: showCombo(shortcuts.goTimesheet.combo),
+        group: 'Go to',
+        run: go({ view: 'timesheet' }),
+      },
+      {
+        id: 'sync',
+        label: 'Sync',
+        hint: showCombo(shortcuts.goSync.combo),
+        group: 'Go to',
+        run: go({ view: 'sync' }),
+      },
+      {
+        id: 'spaces',
+        label: 'Spaces and projects',
+        group: 'Go to',
+        run: go({ view: 'spaces' }),
       },
       {
         id: 'theme-light',
@@ -158,7 +158,8 @@ export function CommandPalette() {
   if (!open) return null;
   const words = text.trim().toLowerCase();
   const shown = [
-    ...commands.filter((c) => !words || c.label.toLowerCase().includes(words)),
+    // "go to inbox" finds Inbox: the group is part of what a command is called.
+    ...commands.filter((c) => !words || `${c.group} ${c.label}`.toLowerCase().includes(words)),
     ...hits,
   ].slice(0, 40);
   if (words.length >= 2)

@@ -132,7 +132,7 @@ export function Sidebar() {
               label: `Sign out${session?.user ? ` ${userName(session.user)}` : ''}`,
               onSelect: async () => {
                 const s = await bridge().invoke('session.signOut', {});
-                clearCache();
+                clearCache({ reread: false });
                 useApp.setState({ session: s, sync: null, openTaskId: null });
               },
             },
