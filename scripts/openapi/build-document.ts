@@ -214,12 +214,19 @@ const errorResponses = {
   404: ['NotFound', 'Not found; also for a resource of another organization.'],
   409: [
     'Conflict',
-    'A timer move the timer’s state does not allow (one running or paused timer per user).',
+    'A timer move the timer’s state does not allow (one running or paused timer per user), ' +
+      'or an Idempotency-Key already used for another request.',
   ],
-  413: ['PayloadTooLarge', 'A file is over the plan limit.'],
+  413: [
+    'PayloadTooLarge',
+    'The body is over the server’s limit, or (an upload) a file is over the plan limit.',
+  ],
   415: ['UnsupportedMediaType', 'A file type the plan does not allow.'],
   429: ['TooManyRequests', 'Rate limited; retry after `Retry-After` seconds.'],
-  500: ['InternalServerError', 'Unexpected failure.'],
+  '5XX': [
+    'ServerError',
+    'The service failed (500) or is unavailable for a moment (502, 503, 504); retry later.',
+  ],
 } as const;
 type ErrorCode = keyof typeof errorResponses;
 
@@ -236,9 +243,10 @@ export const errorStatusesOf = (id: string, row: EndpointDef): ErrorCode[] => {
   const codes: ErrorCode[] = [400, 401];
   if (row.auth !== 'none') codes.push(403);
   if (pathParamNames(row.path).length > 0) codes.push(404);
-  if (timerMoves.has(id)) codes.push(409);
-  if (row.body === 'multipart') codes.push(413, 415);
-  codes.push(429, 500);
+  if (timerMoves.has(id) || (row.method === 'POST' && row.auth !== 'none')) codes.push(409);
+  if (row.body) codes.push(413);
+  if (row.body === 'multipart') codes.push(415);
+  codes.push(429, '5XX');
   return codes;
 };
 
