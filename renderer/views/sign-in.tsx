@@ -131,7 +131,7 @@ export function SignIn() {
               {error}
             </p>
           ) : null}
-          <Button variant="primary" type="submit" disabled={busy !== null}>
+          <Button variant="primary" type="submit" className="wide" disabled={busy !== null}>
             {busy === 'sign-in' ? 'Signing in…' : 'Sign in'}
           </Button>
         </form>

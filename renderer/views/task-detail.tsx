@@ -1,4 +1,4 @@
-import { memo, useCallback, useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
 import type { AttachmentRow, BridgeFailedEdit } from '../../shared/bridge';
 import type { EditCommand } from '../../shared/edits/commands';
 import { useApp } from '../data/app-store';
@@ -62,6 +62,7 @@ export function TaskDetail({ taskId }: { taskId: number }) {
     Boolean(task),
   );
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [titleRef, titleHidden] = useScrolledAway();
   const patch = useCallback(
     (p: Extract<EditCommand, { kind: 'task.update' }>['patch']) =>
       edit({ kind: 'task.update', taskId, patch: p }),
@@ -99,7 +100,10 @@ export function TaskDetail({ taskId }: { taskId: number }) {
             ↑ Parent task
           </button>
         ) : null}
-        <span className="grow" />
+        {/* The title stays in sight while the body scrolls (adding checklist items, files). */}
+        <span className="grow ellipsis detail-head-title" aria-hidden="true">
+          {titleHidden ? task.taskTitle : ''}
+        </span>
         <Button
           size="sm"
           variant={isDone(task.status) ? 'secondary' : 'primary'}
@@ -131,7 +135,9 @@ export function TaskDetail({ taskId }: { taskId: number }) {
             </ul>
           </div>
         ) : null}
-        <TitleFieldM task={task} onPatch={patch} />
+        <div ref={titleRef}>
+          <TitleFieldM task={task} onPatch={patch} />
+        </div>
         <p className="muted meta">
           {task.createdBy ? `Created by ${userName(task.createdBy)}` : 'Created'}
           {task.createdTime ? ` · ${shortDate(task.createdTime)}` : ''}
@@ -288,3 +294,16 @@ const Comments = memo(function Comments({ taskId }: { taskId: number }) {
     </section>
   );
 });
+
+/** A ref for an element, and whether it has scrolled out of its pane's view. */
+function useScrolledAway(): [(el: Element | null) => void, boolean] {
+  const [el, setEl] = useState<Element | null>(null);
+  const [away, setAway] = useState(false);
+  useEffect(() => {
+    if (!el) return;
+    const observer = new IntersectionObserver(([e]) => setAway(e ? !e.isIntersecting : false));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [el]);
+  return [setEl, away];
+}

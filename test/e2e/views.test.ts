@@ -327,6 +327,24 @@ describe.sequential('the main views: layout, inline errors, option names', () =>
     await page.getByRole('button', { name: 'Clear all filters' }).click();
   }, 60_000);
 
+  it('keeps the task title in sight while checklist items are added', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const input = detail().getByRole('textbox', { name: 'New checklist item' });
+    for (const name of ['One', 'Two', 'Three', 'Four', 'Five', 'Six']) {
+      await input.fill(`Step ${name}`);
+      await input.press('Enter');
+      await expect.poll(() => input.inputValue()).toBe('');
+    }
+    const title = await detail().getByRole('textbox', { name: 'Title' }).inputValue();
+    const head = detail().locator('.detail-head');
+    const titleBox = await detail().getByRole('textbox', { name: 'Title' }).boundingBox();
+    const headBox = await head.boundingBox();
+    const titleInSight = (titleBox?.y ?? -1) >= (headBox?.y ?? 0) + (headBox?.height ?? 0) - 1;
+    if (!titleInSight) await expect.poll(() => head.textContent()).toContain(title);
+    await screenshot(page, 'views-1024-checklist-added');
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }, 30_000);
+
   it('names palette commands once, each group together', async () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+k');
@@ -360,9 +378,16 @@ describe.sequential('the main views: layout, inline errors, option names', () =>
     // The host pulled every 2 s while signed in: three periods show it has stopped.
     const since = Date.now();
     await expect
-      .poll(() => Date.now() - since, { intervals: [500], timeout: 10_000 })
+      .poll(() => Date.now() - since, { interval: 500, timeout: 10_000 })
       .toBeGreaterThan(6_000);
     expect(calls).toEqual([]);
     expect(errors).toEqual([]);
+    // The two ways in line up: same left edge, same width.
+    const box = (name: string) =>
+      page.getByRole('button', { name, exact: true }).evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return [Math.round(r.left), Math.round(r.width)];
+      });
+    expect(await box('Sign in')).toEqual(await box('Try the demo'));
   }, 30_000);
 });
