@@ -51,15 +51,17 @@ describe('SyncPanelView', () => {
       ...base,
       online: false,
       pending: 5,
-      pendingByKind: { task: 3, checklist: 2 },
+      // The host counts by edit kind, as the outbox names them.
+      pendingByKind: { 'task.update': 3, 'checklist.create': 2 },
       lastError: 'network error',
     };
     render(<SyncPanelView status={status} actions={recorder().actions} now={now} />);
     expect(screen.getByTestId('sync-state').textContent).toBe('Offline');
     expect(screen.getByTestId('pending-count').textContent).toBe('5 edits');
     const kinds = screen.getByRole('list', { name: 'Pending edits by kind' });
-    expect(within(kinds).getByText('Tasks').nextSibling?.textContent).toBe('3');
-    expect(within(kinds).getByText('Checklist items').nextSibling?.textContent).toBe('2');
+    expect(within(kinds).getByText('Task changes').nextSibling?.textContent).toBe('3');
+    expect(within(kinds).getByText('New checklist items').nextSibling?.textContent).toBe('2');
+    expect(kinds.textContent).not.toMatch(/\.(update|create)/i);
     expect(screen.getByText(/network error\. Your edits are kept/)).toBeTruthy();
   });
 

@@ -2,6 +2,7 @@ import type { BridgeFailedEdit, SyncStatus } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
 import { bridge } from '../data/bridge';
 import { refreshAll } from '../data/query';
+import { editKindWords } from '../lib/edit-words';
 import { ago, clockTime } from '../lib/format';
 import { Button } from '../ui/button';
 import { toast } from '../ui/toast';
@@ -16,18 +17,6 @@ export interface SyncActions {
   resume: () => void;
   dismissNotice: (noticeId: number) => void;
 }
-
-const kindLabels: Record<string, string> = {
-  task: 'Tasks',
-  checklist: 'Checklist items',
-  attachment: 'Files',
-  upload: 'Uploads',
-  timer: 'Timers',
-  space: 'Spaces',
-  project: 'Projects',
-  notification: 'Notifications',
-};
-const kindLabel = (k: string) => kindLabels[k] ?? k.replace(/^./, (c) => c.toUpperCase());
 
 const entityWords = (key: string) => {
   const [kind = '', id = ''] = key.split(':');
@@ -50,7 +39,7 @@ export function FailedEditItem({
           {conflict ? 'Conflict' : 'Failed'}
         </span>
         <strong className="grow">
-          {kindLabel(edit.kind)}: {entityWords(edit.entity)}
+          {editKindWords(edit.kind)}: {entityWords(edit.entity)}
         </strong>
         <span className="muted">{ago(edit.updatedAt)}</span>
       </div>
@@ -181,7 +170,7 @@ export function SyncPanelView({
           <ul className="kinds" aria-label="Pending edits by kind">
             {kinds.map(([k, n]) => (
               <li key={k} className="row">
-                <span className="grow">{kindLabel(k)}</span>
+                <span className="grow">{editKindWords(k)}</span>
                 <span className="pill">{n}</span>
               </li>
             ))}
