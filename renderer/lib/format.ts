@@ -49,8 +49,9 @@ export function clock(seconds: number): string {
   return `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}`;
 }
 
-/** 5400 → "1h 30m" (sums) */
+/** 5400 → "1h 30m" (sums); under a minute, seconds: 3 → "3s". */
 export function hours(seconds: number): string {
+  if (seconds > 0 && seconds < 60) return `${Math.floor(seconds)}s`;
   const m = Math.round(seconds / 60);
   const h = Math.floor(m / 60);
   return h ? `${h}h ${String(m % 60).padStart(2, '0')}m` : `${m}m`;
