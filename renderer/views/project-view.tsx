@@ -20,6 +20,7 @@ function ModeSwitch({ projectId, mode }: { projectId: number; mode: 'list' | 'bo
             type="radio"
             className="sr-only"
             name="layout"
+            aria-label={m === 'list' ? 'List' : 'Board'}
             checked={mode === m}
             onChange={() => go(m)}
           />

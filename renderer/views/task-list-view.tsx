@@ -92,12 +92,7 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
         </h1>
         <Menu
           label="Saved views"
-          trigger={
-            <>
-              <IconViews />
-              <span className="btn-label">Views</span>
-            </>
-          }
+          trigger={<IconLabel icon={<IconViews />} text="Views" />}
           align="end"
           items={[
             ...views.map((v) => ({
@@ -257,12 +252,7 @@ function DisplayMenu(props: {
   return (
     <Menu
       label="Display"
-      trigger={
-        <>
-          <IconColumns />
-          <span className="btn-label">Display</span>
-        </>
-      }
+      trigger={<IconLabel icon={<IconColumns />} text="Display" />}
       align="end"
       items={[
         {
@@ -289,5 +279,15 @@ function DisplayMenu(props: {
         },
       ]}
     />
+  );
+}
+
+/** A toolbar control's icon and its words (which a narrow toolbar hides). */
+function IconLabel({ icon, text }: { icon: React.ReactNode; text: string }) {
+  return (
+    <>
+      {icon}
+      <span className="btn-label">{text}</span>
+    </>
   );
 }

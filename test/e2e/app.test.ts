@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readServerRows } from './server-rows';
-import { type AppFixture, axe, launchChromium, removeDir, screenshot, startApp } from './support';
+import { type AppFixture, axe, launchChromium, screenshot, startApp, stopAll } from './support';
 
 /**
  * The UI end to end: real Chromium on browser mode (host services, real engine and replica,
@@ -26,15 +26,7 @@ describe.sequential('the app in Chromium over browser mode', () => {
       await screenshot(page, `failed-${ctx.task.name}`);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await app?.server.stop();
-    if (app) {
-      removeDir(app.dataDir);
-      removeDir(app.server.dataDir);
-    }
-  });
+  afterAll(() => stopAll(browser, app));
 
   it('signs in to the demo and shows the first sync with counts', async () => {
     await page.goto(app.web.url);

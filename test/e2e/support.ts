@@ -135,6 +135,17 @@ export const startApp = async (
 
 export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
 
+/** Ends what a test file started: its browser, the host, the server and their folders. */
+export const stopAll = async (browser: Browser | undefined, app: AppFixture | undefined) => {
+  await browser?.close();
+  await app?.close();
+  await app?.server.stop();
+  if (app) {
+    removeDir(app.dataDir);
+    removeDir(app.server.dataDir);
+  }
+};
+
 export const screenshot = async (page: Page, name: string) => {
   if (!existsSync(resultsDir)) mkdirSync(resultsDir, { recursive: true });
   await page.screenshot({ path: join(resultsDir, `${name}.png`) });

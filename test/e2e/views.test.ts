@@ -1,11 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AppFixture, launchChromium, removeDir, screenshot, startApp } from './support';
+import { type AppFixture, launchChromium, screenshot, startApp, stopAll } from './support';
 
 /**
- * The window at the two sizes a desk and a laptop give it, light and dark: every main view
- * fits (no sideways page scroll), with the filter panel and a task open too. One demo
- * session for the whole file; screenshots of each view land in test-results/.
+ * The main views as a demanding user meets them, in one demo session: at the two sizes a desk
+ * and a laptop give the window, light and dark, every view fits (no page scroll, no header
+ * cut off) with the filter panel and a task open too (screenshots in test-results/); then
+ * picked columns, inline title errors, toasts, option names, the palette and a quiet sign-out.
  */
 describe.sequential('the main views: layout, inline errors, option names', () => {
   let app: AppFixture;
@@ -33,21 +34,20 @@ describe.sequential('the main views: layout, inline errors, option names', () =>
       await screenshot(page, `failed-layout-${ctx.task.name}`);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await app?.server.stop();
-    if (app) {
-      removeDir(app.dataDir);
-      removeDir(app.server.dataDir);
-    }
-  });
+  afterAll(() => stopAll(browser, app));
 
   const nav = (name: string) =>
     page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('button', { name: new RegExp(`^${name}`) });
   const detail = () => page.getByRole('complementary', { name: /^Task:/ });
+  const saveView = async (name: string) => {
+    await page.getByRole('button', { name: 'Saved views' }).click();
+    await page.getByRole('menuitem', { name: 'Save this view…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save this view' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+  };
 
   /** How far the page and each task grid's cells reach past their boxes. */
   const overflow = () =>
@@ -212,11 +212,7 @@ describe.sequential('the main views: layout, inline errors, option names', () =>
       .toBe(200);
     expect((await overflow()).page).toBe(0);
     await screenshot(page, 'layout-1024-project-wide-columns');
-    await page.getByRole('button', { name: 'Saved views' }).click();
-    await page.getByRole('menuitem', { name: 'Save this view…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Save this view' });
-    await dialog.getByRole('textbox', { name: 'Name' }).fill('QA columns');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await saveView('QA columns');
     // Back to the fitted set, then the saved view brings the picked columns again.
     await display.click();
     await menu.getByRole('menuitemcheckbox', { name: 'Fit columns to the window' }).click();
@@ -263,11 +259,7 @@ describe.sequential('the main views: layout, inline errors, option names', () =>
   it('lets no toast linger on the next screen', async () => {
     await page.keyboard.press('Escape');
     await nav('Personal tasks').click();
-    await page.getByRole('button', { name: 'Saved views' }).click();
-    await page.getByRole('menuitem', { name: 'Save this view…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Save this view' });
-    await dialog.getByRole('textbox', { name: 'Name' }).fill('Mine');
-    await dialog.getByRole('button', { name: 'Save' }).click();
+    await saveView('Mine');
     await page.locator('.toast').filter({ hasText: 'Saved view' }).waitFor();
     await nav('Inbox').click();
     await page.getByRole('list', { name: 'Notifications' }).waitFor();
