@@ -20,8 +20,15 @@ export interface TaskListViewProps {
   title: string;
   /** Extra toolbar content (a project's List/Board switch). */
   actions?: React.ReactNode;
-  /** Shown above the list (My tasks' summary). */
-  header?: React.ReactNode;
+  /** Shown above the list (My tasks' summary, whose chips set the list's filter). */
+  header?: React.ReactNode | ((list: ListFilter) => React.ReactNode);
+  /** The filter the list opens with (My tasks: open tasks only). */
+  initialFilter?: FilterValue;
+}
+
+export interface ListFilter {
+  filter: FilterValue;
+  setFilter: (filter: FilterValue) => void;
 }
 
 /** One empty list, so memoized rows see the same props frame after frame. */
@@ -33,8 +40,14 @@ const sameScope = (a: BridgeTaskScope, b: BridgeTaskScope) =>
   JSON.stringify(a) === JSON.stringify(b);
 
 /** A list of tasks with its filters, sort, grouping and saved views. */
-export function TaskListView({ scope, title, actions, header }: TaskListViewProps) {
-  const [filter, setFilter] = useState<FilterValue>({});
+export function TaskListView({
+  scope,
+  title,
+  actions,
+  header,
+  initialFilter = {},
+}: TaskListViewProps) {
+  const [filter, setFilter] = useState<FilterValue>(initialFilter);
   const [sort, setSort] = useState<SortKey[]>([]);
   const [grouped, setGrouped] = useState(false);
   /** Columns the user picked; null: the default set, fitted to the width. */
@@ -147,7 +160,7 @@ export function TaskListView({ scope, title, actions, header }: TaskListViewProp
           <span className="btn-label">New task</span>
         </Button>
       </div>
-      {header}
+      {typeof header === 'function' ? header({ filter, setFilter }) : header}
       <div className="list-area">
         {showFilters ? (
           <div id="filter-panel" className="filter-panel">

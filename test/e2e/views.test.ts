@@ -337,6 +337,22 @@ describe.sequential('the main views: layout, inline errors, option names', () =>
     await page.setViewportSize({ width: 1440, height: 900 });
   }, 30_000);
 
+  it('My tasks hides done tasks and its chips filter the list', async () => {
+    await page.keyboard.press('Escape');
+    await nav('My tasks').click();
+    const grid = page.getByRole('grid', { name: 'My tasks' });
+    await grid.locator('[data-task-id]').first().waitFor();
+    expect(await grid.locator('[data-task-id].is-done').count()).toBe(0);
+    const overdue = page.getByRole('button', { name: /overdue$/ });
+    const n = Number((await overdue.textContent())?.match(/\d+/)?.[0]);
+    expect(n).toBeGreaterThan(0);
+    await overdue.click();
+    expect(await overdue.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => grid.getAttribute('aria-rowcount')).toBe(String(n + 1));
+    await overdue.click();
+    await expect.poll(() => grid.getAttribute('aria-rowcount')).not.toBe(String(n + 1));
+  }, 30_000);
+
   it('names palette commands once, each group together', async () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+k');
