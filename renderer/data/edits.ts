@@ -1,7 +1,7 @@
-import { isBridgeError } from '../../shared/bridge';
 import type { EditCommand, EditResult } from '../../shared/edits/commands';
 import { toast } from '../ui/toast';
 import { bridge } from './bridge';
+import { editErrorWords } from './edit-error';
 import { optimisticPatch } from './optimistic';
 import { patchAll, refreshAll } from './query';
 
@@ -20,12 +20,7 @@ export async function applyEdit(cmd: EditCommand): Promise<EditResult | null> {
     return result;
   } catch (error) {
     refreshAll();
-    const message = isBridgeError(error)
-      ? error.fieldErrors?.[0]
-        ? `${error.message} (${error.fieldErrors[0].field})`
-        : error.message
-      : String(error);
-    toast(`Could not save: ${message}`, 'error');
+    toast(`Could not save: ${editErrorWords(error)}`, 'error');
     return null;
   }
 }
