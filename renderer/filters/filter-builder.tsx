@@ -3,7 +3,8 @@ import type { UserRef } from '../../shared/api/common';
 import type { CustomField } from '../../shared/api/custom-fields';
 import type { CustomFieldConditionName } from '../../shared/filters/custom-fields';
 import { isDropdown } from '../lib/custom-values';
-import { dateInputToMs, msToDateInput, userName } from '../lib/format';
+import { dateInputToMs, msToDateInput } from '../lib/dates';
+import { userName } from '../lib/format';
 import { Button, IconButton } from '../ui/button';
 import { IconPlus, IconX } from '../ui/icons';
 import {

@@ -1,5 +1,5 @@
 import type { TimesheetView } from '../../shared/bridge';
-import { DAY_MS } from './format';
+import { DAY_MS } from './dates';
 
 /** Monday 00:00 UTC of the week holding `ms` (days are UTC, like the host's summary). */
 export const weekStart = (ms: number) => {

@@ -3,7 +3,8 @@ import type { BridgeOutput, TaskRow } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
 import { applyEdit } from '../data/edits';
 import { patchAll, useQuery } from '../data/query';
-import { initials, shortDate, userName } from '../lib/format';
+import { formatDue } from '../lib/dates';
+import { initials, userName } from '../lib/format';
 import { baseStatuses, mergeNames, priorityClass } from '../lib/vocab';
 import { SyncMark } from '../ui/sync-mark';
 
@@ -123,7 +124,7 @@ export function BoardView({ projectId }: { projectId: number }) {
                     ) : null}
                     {t.dueDate ? (
                       <span className={`muted${t.overdue ? ' is-overdue' : ''}`}>
-                        {shortDate(t.dueDate)}
+                        {formatDue(t.dueDate)}
                       </span>
                     ) : null}
                     <span className="grow" />

@@ -3,7 +3,7 @@ import type { NotificationRow } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
 import { applyEdit } from '../data/edits';
 import { useQuery } from '../data/query';
-import { ago } from '../lib/format';
+import { ago } from '../lib/dates';
 import { Button } from '../ui/button';
 
 const typeLabels: Record<string, string> = {

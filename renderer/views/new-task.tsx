@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useApp } from '../data/app-store';
 import { applyEdit } from '../data/edits';
-import { dateInputToIso } from '../lib/format';
+import { dateInputToIso } from '../lib/dates';
 import { titleProblem } from '../lib/task-title';
 import { basePriorities, baseStatuses } from '../lib/vocab';
 import { Button } from '../ui/button';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useApp } from '../data/app-store';
 import { applyEdit } from '../data/edits';
 import { useQuery } from '../data/query';
-import { shortDate } from '../lib/format';
+import { formatCalendarDay } from '../lib/dates';
 import { Button } from '../ui/button';
 import { IconBoard, IconList, IconPlus } from '../ui/icons';
 import { SyncMark } from '../ui/sync-mark';
@@ -48,7 +48,7 @@ export function ProjectView({ projectId, mode }: { projectId: number; mode: 'lis
         <span className="pill">{p.projectPriority.priorityLabel} priority</span>
       ) : null}
       {p.projectHealth ? <span className="pill">{p.projectHealth.healthLabel}</span> : null}
-      {p.dueDate ? <span className="muted">Due {shortDate(p.dueDate)}</span> : null}
+      {p.dueDate ? <span className="muted">Due {formatCalendarDay(p.dueDate)}</span> : null}
       <span className="muted">{p.completion ?? 0}% done</span>
       {(p.projectTags ?? []).map((t) => (
         <span key={t.projectTagId} className="pill">

@@ -3,7 +3,7 @@ import type { ProjectRow, SpaceNode } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
 import { applyEdit } from '../data/edits';
 import { useQuery } from '../data/query';
-import { shortDate } from '../lib/format';
+import { formatCalendarDay } from '../lib/dates';
 import { Button, IconButton } from '../ui/button';
 import { ConfirmDialog, Dialog } from '../ui/dialog';
 import { TextArea, TextField } from '../ui/field';
@@ -115,7 +115,7 @@ export function Spaces() {
                     <td>{p.projectStatus?.projectStatusName ?? ''}</td>
                     <td>{p.projectPriority?.priorityLabel ?? ''}</td>
                     <td>{p.projectHealth?.healthLabel ?? ''}</td>
-                    <td>{shortDate(p.dueDate)}</td>
+                    <td>{formatCalendarDay(p.dueDate)}</td>
                     <td>{p.completion ?? 0}%</td>
                     <td>
                       <div className="row">

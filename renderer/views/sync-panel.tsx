@@ -2,8 +2,8 @@ import type { BridgeFailedEdit, SyncStatus } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
 import { bridge } from '../data/bridge';
 import { refreshAll } from '../data/query';
+import { ago, formatTime } from '../lib/dates';
 import { editKindWords } from '../lib/edit-words';
-import { ago, clockTime } from '../lib/format';
 import { Button } from '../ui/button';
 import { toast } from '../ui/toast';
 import { DiagnosticsSection, diagnosticsActions } from './diagnostics-section';
@@ -130,9 +130,9 @@ export function SyncPanelView({
             {state.label}
           </span>
           <span className="muted">
-            Last synced {ago(status.lastSyncAt, now)}
+            Last synced {ago(status.lastSyncAt, { now })}
             {status.nextRetryAt && status.nextRetryAt > now
-              ? ` · next try at ${clockTime(status.nextRetryAt)}`
+              ? ` · next try at ${formatTime(status.nextRetryAt)}`
               : ''}
           </span>
           <span className="grow" />
@@ -198,7 +198,7 @@ export function SyncPanelView({
                 <div className="row">
                   <span className="pill pill-warn">Check</span>
                   <span className="grow" />
-                  <span className="muted">{ago(n.createdAt, now)}</span>
+                  <span className="muted">{ago(n.createdAt, { now })}</span>
                 </div>
                 <p className="failed-msg">{n.message}</p>
                 <div className="row">

@@ -5,7 +5,8 @@ import { useApp } from '../data/app-store';
 import { bridge } from '../data/bridge';
 import { applyEdit } from '../data/edits';
 import { useQuery } from '../data/query';
-import { ago, shortDate, userName } from '../lib/format';
+import { ago, formatMoment } from '../lib/dates';
+import { userName } from '../lib/format';
 import { isDone, statusClass } from '../lib/vocab';
 import { useShortcut } from '../shortcuts/keys';
 import { Button, IconButton } from '../ui/button';
@@ -140,7 +141,7 @@ export function TaskDetail({ taskId }: { taskId: number }) {
         </div>
         <p className="muted meta">
           {task.createdBy ? `Created by ${userName(task.createdBy)}` : 'Created'}
-          {task.createdTime ? ` · ${shortDate(task.createdTime)}` : ''}
+          {task.createdTime ? ` · ${formatMoment(task.createdTime)}` : ''}
           {task.modifiedTime ? ` · edited ${ago(Date.parse(task.modifiedTime))}` : ''}
         </p>
         <DescriptionFieldM task={task} onPatch={patch} />

@@ -4,13 +4,8 @@ import type { CustomField } from '../../shared/api/custom-fields';
 import type { TaskRow } from '../../shared/bridge';
 import type { EditCommand } from '../../shared/edits/commands';
 import { isDropdown, optionOf } from '../lib/custom-values';
-import {
-  dateInputToIso,
-  dateInputToMs,
-  isoToDateInput,
-  msToDateInput,
-  userName,
-} from '../lib/format';
+import { dateInputToIso, dateInputToMs, isoToDateInput, msToDateInput } from '../lib/dates';
+import { userName } from '../lib/format';
 import { titleProblem } from '../lib/task-title';
 import { basePriorities, baseStatuses, mergeNames } from '../lib/vocab';
 

@@ -7,7 +7,8 @@ import type { CustomField } from '../../shared/api/custom-fields';
 import type { TaskRow } from '../../shared/bridge';
 import { applyEdit } from '../data/edits';
 import { isDropdown, optionOf } from '../lib/custom-values';
-import { initials, shortDate, userName } from '../lib/format';
+import { formatCalendarDay, formatDue } from '../lib/dates';
+import { initials, userName } from '../lib/format';
 import { DONE, isDone, priorityClass, REOPENED, statusClass } from '../lib/vocab';
 import { SyncMark } from '../ui/sync-mark';
 import { fieldColumnId } from './table-columns';
@@ -27,7 +28,8 @@ function customValue(task: TaskRow, field: CustomField): string {
   const v =
     f?.fieldValue?.find((x) => x.taskId === task.taskId)?.value ?? f?.fieldValue?.[0]?.value;
   if (v === undefined || v === null || v === '') return '';
-  if (field.fieldType.toUpperCase() === 'DATE' && typeof v === 'number') return shortDate(v);
+  if (field.fieldType.toUpperCase() === 'DATE' && typeof v === 'number')
+    return formatCalendarDay(v);
   if (typeof v === 'boolean') return v ? 'Yes' : 'No';
   if (isDropdown(field)) return optionOf(field, v)?.optionName ?? '';
   return String(v);
@@ -133,7 +135,7 @@ function cell(
           role="gridcell"
           className={`tt-cell${t.overdue && !done ? ' is-overdue' : ''}`}
         >
-          {shortDate(t.dueDate)}
+          {formatDue(t.dueDate)}
         </div>
       );
     case 'tags':

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { TimerRow } from '../../shared/bridge';
 import type { EditCommand } from '../../shared/edits/commands';
-import { clock, clockTime, hours, shortDate } from '../lib/format';
+import { formatMoment, formatTime } from '../lib/dates';
+import { clock, hours } from '../lib/format';
 import { Button, IconButton } from '../ui/button';
 import { IconPause, IconPlay, IconStop, IconTrash } from '../ui/icons';
 import { SyncMark } from '../ui/sync-mark';
@@ -132,8 +133,8 @@ export function TimerControls({ taskId, timers, onEdit, now = Date.now }: TimerC
         <ul className="entries" aria-label="Time entries">
           {[...stopped].reverse().map((t) => (
             <li key={t.trackId} className="row entry">
-              <span className="muted">{shortDate(t.startTime)}</span>
-              <span className="muted">{clockTime(t.startTime)}</span>
+              <span className="muted">{formatMoment(t.startTime)}</span>
+              <span className="muted">{formatTime(t.startTime)}</span>
               <span className="grow">{hours(t.durationSeconds)}</span>
               <SyncMark sync={t.sync} />
               <IconButton

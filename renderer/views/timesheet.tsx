@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '../data/query';
-import { ago, DAY_MS, hours } from '../lib/format';
+import { ago, DAY_MS, formatWeek, formatWeekday } from '../lib/dates';
+import { hours } from '../lib/format';
 import { type WeekGrid, weekCsv, weekGrid, weekStart } from '../lib/timesheet';
 import { Button, IconButton } from '../ui/button';
 import { IconChevron } from '../ui/icons';
@@ -15,17 +16,6 @@ const palette = [
   '#14b8a6',
   '#64748b',
 ];
-const dayFmt = new Intl.DateTimeFormat(undefined, {
-  weekday: 'short',
-  day: 'numeric',
-  timeZone: 'UTC',
-});
-const rangeFmt = new Intl.DateTimeFormat(undefined, {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
 
 /** Bars per day stacked by project, in plain SVG. */
 export function WeekChart({ grid }: { grid: WeekGrid }) {
@@ -39,7 +29,7 @@ export function WeekChart({ grid }: { grid: WeekGrid }) {
     Math.round((i * maxH) / Math.min(maxH, 6)),
   );
   const summary = grid.days
-    .map((d, i) => `${dayFmt.format(d)}: ${hours(grid.dayTotals[i] ?? 0)}`)
+    .map((d, i) => `${formatWeekday(d)}: ${hours(grid.dayTotals[i] ?? 0)}`)
     .join(', ');
   return (
     <svg
@@ -84,7 +74,7 @@ export function WeekChart({ grid }: { grid: WeekGrid }) {
               );
             })}
             <text x={x + slot * 0.3} y={H - 6} textAnchor="middle" className="chart-label">
-              {dayFmt.format(d)}
+              {formatWeekday(d)}
             </text>
           </g>
         );
@@ -106,7 +96,7 @@ export function Timesheet() {
   const [from, setFrom] = useState(() => weekStart(Date.now()));
   const q = useQuery('timesheet.range', { from, to: from + 7 * DAY_MS });
   const grid = q.data ? weekGrid(q.data) : null;
-  const label = `${rangeFmt.format(from)} – ${rangeFmt.format(from + 6 * DAY_MS)}`;
+  const label = formatWeek(from, from + 6 * DAY_MS);
   return (
     <div className="main">
       <div className="toolbar">
@@ -184,7 +174,7 @@ export function Timesheet() {
                   <th scope="col">Project</th>
                   {grid.days.map((d) => (
                     <th key={d} scope="col">
-                      {dayFmt.format(d)}
+                      {formatWeekday(d)}
                     </th>
                   ))}
                   <th scope="col">Total</th>
