@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatDue } from '../../renderer/lib/dates';
 import { type AppFixture, launchChromium, screenshot, startApp, stopAll } from './support';
 
 /**
@@ -351,6 +352,38 @@ describe.sequential('the main views: layout, inline errors, option names', () =>
     await expect.poll(() => grid.getAttribute('aria-rowcount')).toBe(String(n + 1));
     await overdue.click();
     await expect.poll(() => grid.getAttribute('aria-rowcount')).not.toBe(String(n + 1));
+  }, 30_000);
+
+  it('says a due date the same in the list as in the task detail', async () => {
+    const grid = page.getByRole('grid', { name: 'My tasks' });
+    const at = (await grid.getByRole('columnheader').allTextContents()).indexOf('Due');
+    expect(at).toBeGreaterThan(0);
+    // By task id: rows move while the list settles, so a row's place is no handle.
+    const rows = await grid
+      .locator('[data-task-id]')
+      .evaluateAll(
+        (els, i) =>
+          els.map((r) => [r.getAttribute('data-task-id') ?? '', r.children[i]?.textContent ?? '']),
+        at,
+      );
+    const dated = rows.filter(([, cell]) => cell);
+    expect(
+      dated.filter(([, c]) => /^(Today|Tomorrow|Yesterday)$/.test(c ?? '')).length,
+    ).toBeGreaterThan(0);
+    const [locale, timeZone] = await page.evaluate(() => [
+      navigator.language,
+      Intl.DateTimeFormat().resolvedOptions().timeZone,
+    ]);
+    const due = detail().getByLabel('Due', { exact: true });
+    // Every dated row: its detail's date input, said the app's way, is what the row says.
+    for (const [id, cell] of dated) {
+      await grid.locator(`[data-task-id="${id}"] .tt-open`).click();
+      await expect
+        .poll(async () =>
+          formatDue(`${await due.inputValue()}T12:00:00.000Z`, { locale, timeZone }),
+        )
+        .toBe(cell);
+    }
   }, 30_000);
 
   it('names palette commands once, each group together', async () => {
