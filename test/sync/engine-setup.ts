@@ -7,19 +7,30 @@ import { type RunningServer, startServer } from '../../server/app';
 import type { Quirk } from '../../server/deps';
 import type { ApiClient } from '../../sync/api';
 import { openEngine } from '../../sync/engine/engine';
-import type { SyncEngine } from '../../sync/engine/engine-api';
+import type { EngineOptions, SyncEngine } from '../../sync/engine/engine-api';
 import { admin, demoClient, startDemoServer, tempDir } from './support';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** An engine on `client`'s server, not started: a fresh data folder, fast retries, no timer pulls. */
-export const testEngine = (client: ApiClient, folder: string): SyncEngine =>
+/** What a test may set of its engine's schedule. */
+export type TestEngineOptions = Pick<EngineOptions, 'pullIntervalMs' | 'backoff'>;
+
+/**
+ * An engine on `client`'s server, not started: a fresh data folder, fast retries, no timer
+ * pulls (unless `options` say otherwise).
+ */
+export const testEngine = (
+  client: ApiClient,
+  folder: string,
+  options: TestEngineOptions = {},
+): SyncEngine =>
   openEngine({
     dataDir: tempDir(folder),
     client,
     userId: client.session.user?.userId ?? 0,
     pullIntervalMs: 3_600_000,
     backoff: { baseMs: 20, capMs: 100 },
+    ...options,
   });
 
 /** Call once per test file: what `setUp` opens is closed after each test. */
@@ -32,14 +43,14 @@ export const engineSetup = () => {
     opened = undefined;
   });
   /** The demo server (its clock `skewMs` off, with `quirks`), an engine through its first fill. */
-  return async (skewMs = 0, quirks: Quirk[] = []) => {
+  return async (skewMs = 0, quirks: Quirk[] = [], options: TestEngineOptions = {}) => {
     const server =
       quirks.length > 0
         ? await startServer({ dataDir: null, admin: true, seed: { kind: 'demo' }, quirks })
         : await startDemoServer();
     if (skewMs !== 0) await admin(server, 'clock', { offsetMs: skewMs });
     const client = await demoClient(server);
-    const engine = testEngine(client, 'engine-');
+    const engine = testEngine(client, 'engine-', options);
     opened = { server, client, engine };
     engine.start();
     await engine.syncNow();

@@ -81,7 +81,7 @@ describe('"later" is judged in the server’s clock', () => {
     expect(serverTask(s, taskId).title).toBe('my title');
     // And a change someone makes after the user's edit wins over it. It lands while this
     // machine is still cut off: with no conditional writes in /v1, a change landing between
-    // the engine's pull and its PUT is a window no client can close (README, guarantees).
+    // the engine's pull and its PUT is a window no client can close (ARCHITECTURE.md, guarantees).
     await faults(s, { rules: [{ kind: 'reset', count: 10_000 }] });
     e.edit({ kind: 'task.update', taskId, patch: { taskTitle: 'my second title' } });
     await sleep(1_000);

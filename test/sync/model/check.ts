@@ -159,7 +159,7 @@ export const checkOrg = (
     // A stopped record the engine corrected with updateTimer is one block (start + duration),
     // by the API's rule. Otherwise it ends when the stop arrived: a stop carries no time (one
     // sent late would end before a resume the server stamped late), so at or after the user's
-    // stop, never before (README, "What it does not promise").
+    // stop, never before (ARCHITECTURE.md, "What it does not promise").
     if (t.state === 'STOPPED' && t.endTime !== null && row.endTime !== null) {
       const block = row.startTime + row.durationSeconds * 1000;
       if (row.endTime !== block && row.endTime < t.endTime - TIME_TOLERANCE_MS)
