@@ -193,16 +193,25 @@ export const Row = memo(function Row({
 
 /**
  * The same task while the list flies past (faster than the eye reads a row): its title and
- * status as text, no controls. The full row replaces it when the scroll slows or stops.
+ * status as text, no controls. The full row replaces it when the scroll slows or stops; a
+ * click that comes first (a scroll ends, the click lands before the next render) still
+ * selects and opens, as on the full row.
  */
 export const LiteRow = memo(function LiteRow({
   task: t,
   index,
   template,
   selected,
-}: Pick<RowProps, 'task' | 'index' | 'template' | 'selected'>) {
+  onSelect,
+  onOpen,
+}: Pick<RowProps, 'task' | 'index' | 'template' | 'selected' | 'onSelect' | 'onOpen'>) {
   return (
-    <div {...rowAttributes(t, index, selected, template)} data-lite="">
+    <div
+      {...rowAttributes(t, index, selected, template)}
+      data-lite=""
+      onClick={() => onSelect(t.taskId)}
+      onDoubleClick={() => onOpen(t.taskId)}
+    >
       <div role="gridcell" className="tt-cell tt-title">
         {t.taskTitle}
       </div>

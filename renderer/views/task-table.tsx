@@ -292,6 +292,8 @@ export function TaskTable(props: TaskTableProps) {
                       index={v.index}
                       template={template}
                       selected={t.taskId === props.selectedId}
+                      onSelect={props.onSelect}
+                      onOpen={props.onOpen}
                     />
                   ) : t ? (
                     <Row
