@@ -1,63 +1,138 @@
-import { type ReactNode, useId, useRef } from 'react';
+import * as Radix from '@radix-ui/react-dialog';
+import { type ReactNode, useRef } from 'react';
 import { Button } from './button';
-import { useFocusTrap } from './focus-trap';
 
 export interface DialogProps {
   open: boolean;
   title: string;
   onClose: () => void;
-  children: ReactNode;
+  children?: ReactNode;
   footer?: ReactNode;
+  /** Read after the title, as the dialog's description (a confirmation's question). */
+  description?: ReactNode;
   /** `alertdialog` for confirmations that interrupt. */
   role?: 'dialog' | 'alertdialog';
   wide?: boolean;
 }
 
-/** A modal: focus trapped inside, Escape or a click on the backdrop closes it. */
+/**
+ * Where focus goes when a modal opens: the element marked `data-autofocus`, else Radix's
+ * first tabbable one.
+ */
+const focusMarked = (root: HTMLElement | null, e: Event) => {
+  const marked = root?.querySelector<HTMLElement>('[data-autofocus]');
+  if (!marked) return;
+  e.preventDefault();
+  marked.focus();
+};
+
+/**
+ * Gives focus back to what had it when the dialog opened. Radix returns it to its Trigger,
+ * and our dialogs open from state (a shortcut, a menu item), not from a Trigger.
+ */
+function useReturnFocus() {
+  const previous = useRef<HTMLElement | null>(null);
+  return {
+    remember: () => {
+      previous.current =
+        document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    },
+    restore: (e: Event) => {
+      const el = previous.current;
+      previous.current = null;
+      if (el?.isConnected) {
+        e.preventDefault();
+        el.focus();
+      }
+    },
+  };
+}
+
+export interface ModalProps {
+  open: boolean;
+  /** Names the modal; shown as its heading unless `hideTitle`. */
+  title: string;
+  hideTitle?: boolean;
+  onClose: () => void;
+  role?: 'dialog' | 'alertdialog';
+  className: string;
+  children: ReactNode;
+}
+
+/**
+ * A modal on Radix Dialog: focus held inside and given back on close, Escape or a click
+ * beside it closes it (not an alert dialog: that asks for an answer), the rest of the page
+ * hidden from screen readers while it is open, the title naming it.
+ */
+export function Modal({
+  open,
+  title,
+  hideTitle,
+  onClose,
+  role = 'dialog',
+  className,
+  children,
+}: ModalProps) {
+  const content = useRef<HTMLDivElement>(null);
+  const focus = useReturnFocus();
+  return (
+    <Radix.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) onClose();
+      }}
+    >
+      <Radix.Portal>
+        {/* The overlay holds the surface so that its flex box places it. */}
+        <Radix.Overlay className="backdrop">
+          <Radix.Content
+            ref={content}
+            role={role}
+            aria-modal="true"
+            className={className}
+            onOpenAutoFocus={(e) => {
+              focus.remember();
+              focusMarked(content.current, e);
+            }}
+            onCloseAutoFocus={focus.restore}
+            onPointerDownOutside={(e) => {
+              if (role === 'alertdialog') e.preventDefault();
+            }}
+          >
+            <Radix.Title className={hideTitle ? 'sr-only' : 'dialog-title'}>{title}</Radix.Title>
+            {children}
+          </Radix.Content>
+        </Radix.Overlay>
+      </Radix.Portal>
+    </Radix.Root>
+  );
+}
+
+/** A titled modal with a body and a footer of buttons. */
 export function Dialog({
   open,
   title,
   onClose,
   children,
   footer,
+  description,
   role = 'dialog',
   wide,
 }: DialogProps) {
-  const ref = useRef<HTMLDivElement>(null);
-  const titleId = useId();
-  useFocusTrap(ref, open);
-  if (!open) return null;
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: a click beside the dialog is a mouse convenience; Escape is the keyboard path
-    <div
-      className="backdrop"
-      onMouseDown={(e) => {
-        if (e.target === e.currentTarget) onClose();
-      }}
+    <Modal
+      open={open}
+      title={title}
+      onClose={onClose}
+      role={role}
+      className={`dialog${wide ? ' dialog-wide' : ''}`}
     >
-      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: role is dialog or alertdialog, both modal */}
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: the role is given, only not as a literal */}
-      <div
-        ref={ref}
-        role={role}
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        className={`dialog${wide ? ' dialog-wide' : ''}`}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            onClose();
-          }
-        }}
-      >
-        <h2 id={titleId} className="dialog-title">
-          {title}
-        </h2>
-        <div className="dialog-body">{children}</div>
-        {footer ? <div className="dialog-footer">{footer}</div> : null}
+      <div className="dialog-body">
+        {description ? <Radix.Description>{description}</Radix.Description> : null}
+        {children}
       </div>
-    </div>
+      {footer ? <div className="dialog-footer">{footer}</div> : null}
+    </Modal>
   );
 }
 
@@ -85,6 +160,7 @@ export function ConfirmDialog({
       title={title}
       role="alertdialog"
       onClose={onCancel}
+      description={message}
       footer={
         <>
           <Button onClick={onCancel} data-autofocus>
@@ -95,8 +171,6 @@ export function ConfirmDialog({
           </Button>
         </>
       }
-    >
-      <p>{message}</p>
-    </Dialog>
+    />
   );
 }
