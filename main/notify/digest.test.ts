@@ -60,6 +60,18 @@ describe('digestNotifications', () => {
     );
   });
 
+  it('announces the kinds the user chose, counted by kind in words', () => {
+    const items = [n(1, 'DUE'), n(2, 'COMMENT'), n(3, 'MENTION'), n(4, 'DUE'), n(5, 'STATUS')];
+    expect(digestNotifications(items, ['DUE', 'COMMENT'])).toMatchObject({
+      title: '1 new comment and 2 due date reminders',
+      notificationIds: [4, 2, 1],
+    });
+    expect(digestNotifications(items, ['MENTION', 'DUE', 'STATUS'])?.title).toBe(
+      '1 new mention, 2 due date reminders and 1 status change',
+    );
+    expect(digestNotifications(items, [])).toBeNull();
+  });
+
   it('cuts very long lines', () => {
     const notice = digestNotifications([n(1, 'MENTION', { title: 'x'.repeat(500) })]);
     expect(notice?.title).toHaveLength(120);

@@ -62,6 +62,16 @@ describe('startNotifier', () => {
     expect(s.errors).toEqual([]);
   });
 
+  it('announces the kinds the user chose instead of mentions and assignments', async () => {
+    const s = setup();
+    s.host.setNotifyKinds(['DUE']);
+    s.host.notifications.push(note(1, 'MENTION', 5), note(2, 'DUE', 6));
+    s.host.hub.emit('notifications.arrived', { notificationIds: [1, 2] });
+    await settle();
+    expect(s.shown.map((x) => x.notice.notificationIds)).toEqual([[2]]);
+    s.stop();
+  });
+
   it('stays quiet for other kinds, read ones, or when the user turned notices off', async () => {
     const s = setup();
     s.host.notifications.push(note(1, 'DUE', 5), { ...note(2, 'MENTION', 5), read: true });

@@ -27,14 +27,18 @@ export const startNotifier = (options: NotifierOptions): (() => void) => {
 
   const arrived = async (ids: readonly number[]) => {
     const settings = await callBridge(endpoint, 'settings.get', {});
-    if (!settings.nativeNotifications || ids.length === 0) return;
+    if (!settings.nativeNotifications || settings.notifyKinds.length === 0 || ids.length === 0)
+      return;
     const wanted = new Set(ids);
     const unread = await callBridge(endpoint, 'notifications.list', {
       unreadOnly: true,
       offset: 0,
       limit: LOOK_LIMIT,
     });
-    const notice = digestNotifications(unread.items.filter((n) => wanted.has(n.notificationId)));
+    const notice = digestNotifications(
+      unread.items.filter((n) => wanted.has(n.notificationId)),
+      settings.notifyKinds,
+    );
     if (!notice) return;
     options.show(notice, () => {
       if (notice.taskId !== null) options.openTask(notice.taskId);

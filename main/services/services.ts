@@ -20,6 +20,7 @@ export interface ServicesOptions {
   openEngine: OpenEngine;
   demo?: DemoLauncher;
   defaultServerUrl?: string | null;
+  /** Fixes the time between pulls (tests); otherwise the `syncIntervalSeconds` setting rules. */
   pullIntervalMs?: number;
   /** Where the UI can fetch an attachment's content (browser mode); null: it opens the path. */
   attachmentUrl?: (attachmentId: number) => string;
@@ -50,7 +51,7 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     hub,
     ...(options.demo ? { demo: options.demo } : {}),
     defaultServerUrl: options.defaultServerUrl ?? null,
-    ...(options.pullIntervalMs ? { pullIntervalMs: options.pullIntervalMs } : {}),
+    pullIntervalMs: () => options.pullIntervalMs || settings.get().syncIntervalSeconds * 1_000,
     now,
     onBackgroundError: log,
   });
@@ -104,6 +105,7 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     'settings.get': () => settings.get(),
     'settings.set': async (patch) => {
       const next = await settings.set(patch);
+      if (patch.syncIntervalSeconds !== undefined) session.applyPullInterval();
       hub.emit('settings.changed', next);
       return next;
     },

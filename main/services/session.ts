@@ -83,7 +83,8 @@ export interface SessionServiceOptions {
   demo?: DemoLauncher;
   /** The service offered at sign-in when none was used yet (WORKTRAY_SERVER). */
   defaultServerUrl?: string | null;
-  pullIntervalMs?: number;
+  /** Time between two background pulls, read when an engine opens and on `applyPullInterval`. */
+  pullIntervalMs?: () => number;
   /** The clock of the views (overdue, today, running timers). */
   now?: () => number;
   /** Told about failures nobody awaits (persisting tokens, a bad event payload). */
@@ -200,6 +201,12 @@ export class SessionService {
     });
   }
 
+  /** The running engine's pulls follow `pullIntervalMs` as it reads now (a setting changed). */
+  applyPullInterval(): void {
+    const interval = this.options.pullIntervalMs;
+    if (interval) this.active?.door.setPullInterval(interval());
+  }
+
   /** Resumes the session of the last launch from the vault; false when there is none. */
   resume(): Promise<boolean> {
     return this.serial(async () => {
@@ -307,7 +314,7 @@ export class SessionService {
       dataDir: engineDir,
       client,
       userId,
-      ...(this.options.pullIntervalMs ? { pullIntervalMs: this.options.pullIntervalMs } : {}),
+      ...(this.options.pullIntervalMs ? { pullIntervalMs: this.options.pullIntervalMs() } : {}),
     });
     const filesDir = replicaFilesDir(engineDir, {
       serverUrl: client.baseUrl.origin,

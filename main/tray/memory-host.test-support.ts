@@ -4,7 +4,9 @@ import {
   bridgeContract,
   bridgeEvents,
   bridgeMethodNames,
+  defaultSettings,
   type NotificationRow,
+  type Settings,
   type SyncStatus,
 } from '../../shared/bridge';
 import type { EditCommand } from '../../shared/edits/commands';
@@ -33,6 +35,7 @@ export const memoryHost = (now: () => number, titles: Record<number, string>) =>
   const notifications: NotificationRow[] = [];
   let signedIn = true;
   let nativeNotifications = true;
+  let notifyKinds: Settings['notifyKinds'] = defaultSettings.notifyKinds;
   let nextTrack = 1;
   let refuse: string | null = null;
   let syncStatus: SyncStatus | null = null;
@@ -170,12 +173,10 @@ export const memoryHost = (now: () => number, titles: Record<number, string>) =>
     'edits.apply': (c: EditCommand) => edit(c),
     'sync.status': () => (signedIn ? syncStatus : null),
     'settings.get': () => ({
-      theme: 'system',
-      idleMinutes: 5,
+      ...defaultSettings,
       globalShortcut: null,
       nativeNotifications,
-      savedViews: [],
-      updateFeedUrl: null,
+      notifyKinds,
     }),
     'notifications.list': (i: { unreadOnly: boolean; offset: number; limit: number }) => {
       const items = notifications.filter((n) => !i.unreadOnly || !n.read);
@@ -197,6 +198,9 @@ export const memoryHost = (now: () => number, titles: Record<number, string>) =>
     },
     setNativeNotifications: (on: boolean) => {
       nativeNotifications = on;
+    },
+    setNotifyKinds: (kinds: Settings['notifyKinds']) => {
+      notifyKinds = kinds;
     },
     /** The engine's status from now on, announced as the host does (`sync.status`). */
     setSync: (status: { online: boolean; pending: number; failed: number }) => {

@@ -37,6 +37,27 @@ export const updateFeedUrl = z
     return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
   }, feedMessage);
 
+/**
+ * How often, in seconds, the engine asks the server for changes when nothing else prompts it
+ * (an edit is sent at once whatever this says). Under 10 s asks a busy server for little news;
+ * past an hour a second device's work shows up too late to be worth calling "synced".
+ */
+export const syncIntervalSeconds = z
+  .number()
+  .int('must be a whole number of seconds')
+  .min(10, 'must be at least 10 seconds')
+  .max(3_600, 'must be at most an hour (3600 seconds)');
+
+/** The notification kinds of the service (api-contract.md, Notifications). */
+export const notificationKinds = ['MENTION', 'ASSIGNED', 'COMMENT', 'DUE', 'STATUS'] as const;
+export type NotificationKind = (typeof notificationKinds)[number];
+
+/** The kinds that raise a desktop notification, each at most once. */
+export const notifyKinds = z
+  .array(z.enum(notificationKinds))
+  .max(notificationKinds.length)
+  .refine((kinds) => new Set(kinds).size === kinds.length, 'must not name a kind twice');
+
 /** The whole settings record: what the host keeps (as JSON in its data dir) and answers. */
 export const settings = z.strictObject({
   theme: z.enum(['system', 'light', 'dark']),
@@ -45,6 +66,9 @@ export const settings = z.strictObject({
   /** Starts/stops the last task's timer; null: no global shortcut. */
   globalShortcut: accelerator.nullable(),
   nativeNotifications: z.boolean(),
+  /** Which new notifications a desktop notification announces (with `nativeNotifications`). */
+  notifyKinds,
+  syncIntervalSeconds,
   savedViews: z.array(savedView).max(100),
   /** The update feed; null: updates are off (no check runs). */
   updateFeedUrl: updateFeedUrl.nullable(),
@@ -56,6 +80,8 @@ export const defaultSettings: Settings = {
   idleMinutes: 5,
   globalShortcut: 'CommandOrControl+Alt+T',
   nativeNotifications: true,
+  notifyKinds: ['MENTION', 'ASSIGNED'],
+  syncIntervalSeconds: 30,
   savedViews: [],
   updateFeedUrl: null,
 };

@@ -64,6 +64,8 @@ export interface EngineDoor {
 
   // ---- control: each answers the status after it
   start(): void;
+  /** Time between two background pulls from now on. */
+  setPullInterval(ms: number): void;
   syncNow(): Promise<SyncStatus>;
   pause(): SyncStatus;
   resume(): SyncStatus;
@@ -123,6 +125,7 @@ export const openDoor = (engine: SyncEngine, options: DoorOptions): EngineDoor =
     on: (listener) => engine.on(listener),
 
     start: () => engine.start(),
+    setPullInterval: (ms) => engine.setPullInterval(ms),
     syncNow: async () => {
       await engine.syncNow();
       return status();

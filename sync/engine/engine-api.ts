@@ -75,6 +75,8 @@ export interface SyncEngine {
   syncNow(): Promise<void>;
   pause(): void;
   resume(): void;
+  /** Time between two background pulls from now on (the user changed the setting). */
+  setPullInterval(ms: number): void;
   /** After a sign-in with new tokens: the outbox resumes. */
   signedIn(): void;
 

@@ -238,6 +238,12 @@ class Engine implements SyncEngine {
 
   // ---- control ------------------------------------------------------------------------------
 
+  setPullInterval(ms: number): void {
+    this.pullSchedule.setInterval(ms);
+    // The timer armed for the old interval is moved; a cycle under way arms the new one itself.
+    if (!this.cycle && !this.pushOnly) this.scheduleNext();
+  }
+
   pause(): void {
     this.paused = true;
     this.clearTimers();

@@ -9,6 +9,19 @@ describe('PullSchedule', () => {
     expect(s.retryAfterFailure).toBeNull();
   });
 
+  it('a new interval counts from the last good pull; a pending retry keeps its time', () => {
+    const s = new PullSchedule(30_000, { baseMs: 40, capMs: 1_000 }, () => 1);
+    s.succeeded(1_000);
+    s.setInterval(600_000);
+    expect(s.dueAt).toBe(601_000);
+    s.setInterval(10_000);
+    expect(s.dueAt).toBe(11_000);
+    s.failed(2_000);
+    const retry = s.retryAfterFailure;
+    s.setInterval(3_600_000);
+    expect(s.dueAt).toBe(retry);
+  });
+
   it('backs off after failures, doubling, and forgets them after a pull that works', () => {
     const s = new PullSchedule(30_000, { baseMs: 40, capMs: 1_000 }, () => 1);
     s.succeeded(0);

@@ -11,10 +11,18 @@ export class PullSchedule {
   private lastGoodAt = 0;
 
   constructor(
-    private readonly intervalMs: number,
+    private intervalMs: number,
     private readonly backoff: BackoffOptions = {},
     private readonly random: () => number = Math.random,
   ) {}
+
+  /**
+   * A new interval (the user's setting changed). It counts from the last good pull, so a
+   * shorter one can make a pull due at once; a pending retry keeps its backoff.
+   */
+  setInterval(ms: number): void {
+    this.intervalMs = ms;
+  }
 
   succeeded(now: number): void {
     this.failures = 0;
