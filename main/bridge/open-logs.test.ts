@@ -25,6 +25,22 @@ describe('hostOpensLogsFolder', () => {
     expect(opened).toEqual(['/data/logs']);
   });
 
+  it('opens the data folder the same way', async () => {
+    const opened: string[] = [];
+    const endpoint = hostOpensLogsFolder(
+      host({ ok: true, value: { path: '/data', opened: false } }),
+      async (p) => {
+        opened.push(p);
+        return '';
+      },
+    );
+    expect(await endpoint.call('app.openDataFolder', {})).toEqual({
+      ok: true,
+      value: { path: '/data', opened: true },
+    });
+    expect(opened).toEqual(['/data']);
+  });
+
   it('a failed open keeps opened false; other methods pass through untouched', async () => {
     const endpoint = hostOpensLogsFolder(
       host({ ok: true, value: { path: '/data/logs', opened: false } }),

@@ -101,6 +101,7 @@ export const createServices = async (options: ServicesOptions): Promise<Services
 
     'app.diagnostics': () => collectDiagnostics(options.dataDir, currentStatus()),
     'app.openLogsFolder': () => logsFolder(options.dataDir),
+    'app.openDataFolder': () => ({ path: options.dataDir, opened: false }),
 
     'settings.get': () => settings.get(),
     'settings.set': async (patch) => {

@@ -32,11 +32,16 @@ export const diagnostics = z.object({
 });
 export type Diagnostics = z.infer<typeof diagnostics>;
 
+/** A folder the desktop opened in the file manager, or (browser mode) only named. */
+const openedFolder = z.object({ path: z.string(), opened: z.boolean() });
+
 export const appMethods = {
   'app.diagnostics': method(noInput, diagnostics),
   /**
    * The logs folder (created if missing). The desktop opens it in the file manager and answers
    * `opened: true`; browser mode cannot, and the page shows the path instead.
    */
-  'app.openLogsFolder': method(noInput, z.object({ path: z.string(), opened: z.boolean() })),
+  'app.openLogsFolder': method(noInput, openedFolder),
+  /** The data folder (settings, replicas and their files), opened or named the same way. */
+  'app.openDataFolder': method(noInput, openedFolder),
 };

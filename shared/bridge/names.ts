@@ -5,6 +5,7 @@
  */
 export const bridgeMethodNameList = [
   'app.diagnostics',
+  'app.openDataFolder',
   'app.openLogsFolder',
   'attachments.open',
   'comments.list',

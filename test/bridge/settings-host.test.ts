@@ -65,6 +65,22 @@ describe('settings.set', () => {
   });
 });
 
+describe('app.openDataFolder', () => {
+  it('names the data folder (the desktop opens it; browser mode shows the path)', async () => {
+    const dataDir = tempDir('wt-settings-folder-');
+    dirs.push(dataDir);
+    const services = await openTestServices(dataDir);
+    try {
+      expect(await call(services, 'app.openDataFolder', {})).toEqual({
+        path: dataDir,
+        opened: false,
+      });
+    } finally {
+      await services.close();
+    }
+  });
+});
+
 describe('the sync interval', () => {
   it('reaches the running engine at once, and the engine of the next launch', async () => {
     const server = await startDemoServer();
