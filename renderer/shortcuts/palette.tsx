@@ -1,133 +1,112 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Command as Cmdk } from 'cmdk';
+import { useEffect, useMemo, useState } from 'react';
 import { type Route, useApp } from '../data/app-store';
 import { bridge } from '../data/bridge';
 import { useQuery } from '../data/query';
-import { useFocusTrap } from '../ui/focus-trap';
+import { Modal } from '../ui/dialog';
 import { shortcuts, showCombo } from './keys';
 
 interface Command {
   id: string;
   label: string;
   hint?: string;
-  group: string;
   run: () => void;
+}
+
+interface Group {
+  name: string;
+  commands: Command[];
 }
 
 const go = (r: Route) => () => useApp.getState().go(r);
 
-/** Ctrl/Cmd+K: jump anywhere, run any command, or find a task by its words (offline index). */
-export function CommandPalette() {
-  const open = useApp((s) => s.paletteOpen);
-  const [text, setText] = useState('');
-  const [active, setActive] = useState(0);
+async function setTheme(theme: 'light' | 'dark' | 'system') {
+  const settings = await bridge().invoke('settings.set', { theme });
+  useApp.setState({ settings });
+}
+
+/** What the palette offers before any typing: one group per kind of command. */
+function baseGroups(projects: Command[]): Group[] {
+  return [
+    {
+      name: 'Commands',
+      commands: [
+        {
+          id: 'new',
+          label: 'New task',
+          hint: showCombo(shortcuts.newTask.combo),
+          run: () => useApp.setState({ newTaskOpen: true }),
+        },
+        { id: 'sync-now', label: 'Sync now', run: () => void bridge().invoke('sync.now', {}) },
+        {
+          id: 'help',
+          label: 'Keyboard shortcuts',
+          hint: showCombo(shortcuts.help.combo),
+          run: () => useApp.setState({ helpOpen: true }),
+        },
+      ],
+    },
+    {
+      name: 'Go to',
+      commands: [
+        {
+          id: 'my',
+          label: 'My tasks',
+          hint: showCombo(shortcuts.goMy.combo),
+          run: go({ view: 'my' }),
+        },
+        {
+          id: 'inbox',
+          label: 'Inbox',
+          hint: showCombo(shortcuts.goInbox.combo),
+          run: go({ view: 'inbox' }),
+        },
+        {
+          id: 'personal',
+          label: 'Personal tasks',
+          hint: showCombo(shortcuts.goPersonal.combo),
+          run: go({ view: 'personal' }),
+        },
+        {
+          id: 'timesheet',
+          label: 'Timesheet',
+          hint: showCombo(shortcuts.goTimesheet.combo),
+          run: go({ view: 'timesheet' }),
+        },
+        {
+          id: 'sync',
+          label: 'Sync',
+          hint: showCombo(shortcuts.goSync.combo),
+          run: go({ view: 'sync' }),
+        },
+        { id: 'spaces', label: 'Spaces and projects', run: go({ view: 'spaces' }) },
+      ],
+    },
+    {
+      name: 'Theme',
+      commands: [
+        { id: 'theme-light', label: 'Light', run: () => void setTheme('light') },
+        { id: 'theme-dark', label: 'Dark', run: () => void setTheme('dark') },
+        { id: 'theme-system', label: 'Follow the system', run: () => void setTheme('system') },
+      ],
+    },
+    { name: 'Projects', commands: projects },
+  ];
+}
+
+/**
+ * A command matches when the words typed are in its group's name and its own ("go to inbox"
+ * finds Inbox). cmdk's fuzzy score is off: task hits come already matched from the index.
+ */
+const matches = (group: string, c: Command, words: string) =>
+  !words || `${group} ${c.label}`.toLowerCase().includes(words);
+
+/** Tasks whose words match, from the replica's offline index, as the user types. */
+function useTaskHits(text: string, open: boolean): Command[] {
   const [hits, setHits] = useState<Command[]>([]);
-  const ref = useRef<HTMLDivElement>(null);
-  const tree = useQuery('spaces.nav', {}, open);
-  useFocusTrap(ref, open);
-  const close = () => useApp.setState({ paletteOpen: false });
-
-  const commands = useMemo<Command[]>(() => {
-    const base: Command[] = [
-      {
-        id: 'new',
-        label: 'New task',
-        hint: showCombo(shortcuts.newTask.combo),
-        group: 'Commands',
-        run: () => useApp.setState({ newTaskOpen: true }),
-      },
-      {
-        id: 'sync-now',
-        label: 'Sync now',
-        group: 'Commands',
-        run: () => void bridge().invoke('sync.now', {}),
-      },
-      {
-        id: 'help',
-        label: 'Keyboard shortcuts',
-        hint: '?',
-        group: 'Commands',
-        run: () => useApp.setState({ helpOpen: true }),
-      },
-      {
-        id: 'my',
-        label: 'My tasks',
-        hint: showCombo(shortcuts.goMy.combo),
-        group: 'Go to',
-        run: go({ view: 'my' }),
-      },
-      {
-        id: 'inbox',
-        label: 'Inbox',
-        hint: showCombo(shortcuts.goInbox.combo),
-        group: 'Go to',
-        run: go({ view: 'inbox' }),
-      },
-      {
-        id: 'personal',
-        label: 'Personal tasks',
-        hint: showCombo(shortcuts.goPersonal.combo),
-        group: 'Go to',
-        run: go({ view: 'personal' }),
-      },
-      {
-        id: 'timesheet',
-        label: 'Timesheet',
-        hint: showCombo(shortcuts.goTimesheet.combo),
-        group: 'Go to',
-        run: go({ view: 'timesheet' }),
-      },
-      {
-        id: 'sync',
-        label: 'Sync',
-        hint: showCombo(shortcuts.goSync.combo),
-        group: 'Go to',
-        run: go({ view: 'sync' }),
-      },
-      {
-        id: 'spaces',
-        label: 'Spaces and projects',
-        group: 'Go to',
-        run: go({ view: 'spaces' }),
-      },
-      {
-        id: 'theme-light',
-        label: 'Theme: light',
-        group: 'Settings',
-        run: () => void setTheme('light'),
-      },
-      {
-        id: 'theme-dark',
-        label: 'Theme: dark',
-        group: 'Settings',
-        run: () => void setTheme('dark'),
-      },
-      {
-        id: 'theme-system',
-        label: 'Theme: follow the system',
-        group: 'Settings',
-        run: () => void setTheme('system'),
-      },
-    ];
-    for (const s of tree.data?.spaces ?? [])
-      for (const p of s.projects)
-        base.push({
-          id: `p${p.projectId}`,
-          label: `${p.projectName}`,
-          hint: s.spaceName,
-          group: 'Projects',
-          run: go({ view: 'project', projectId: p.projectId, mode: 'list' }),
-        });
-    return base;
-  }, [tree.data]);
-
   useEffect(() => {
-    if (!open) {
-      setText('');
-      setHits([]);
-      return;
-    }
     const q = text.trim();
-    if (q.length < 2) {
+    if (!open || q.length < 2) {
       setHits([]);
       return;
     }
@@ -141,7 +120,6 @@ export function CommandPalette() {
               id: `t${h.taskId}`,
               label: h.title,
               hint: h.projectName ?? 'Personal',
-              group: 'Tasks',
               run: () => useApp.getState().openTask(h.taskId),
             })),
           );
@@ -154,86 +132,79 @@ export function CommandPalette() {
       clearTimeout(t);
     };
   }, [text, open]);
+  return hits;
+}
 
-  if (!open) return null;
+/** Ctrl/Cmd+K: jump anywhere, run any command, or find a task by its words (offline index). */
+export function CommandPalette() {
+  const open = useApp((s) => s.paletteOpen);
+  const [text, setText] = useState('');
+  const tree = useQuery('spaces.nav', {}, open);
+  const hits = useTaskHits(text, open);
+  const close = () => {
+    useApp.setState({ paletteOpen: false });
+    setText('');
+  };
+
+  const groups = useMemo(() => {
+    const projects: Command[] = [];
+    for (const s of tree.data?.spaces ?? [])
+      for (const p of s.projects)
+        projects.push({
+          id: `p${p.projectId}`,
+          label: p.projectName,
+          hint: s.spaceName,
+          run: go({ view: 'project', projectId: p.projectId, mode: 'list' }),
+        });
+    return baseGroups(projects);
+  }, [tree.data]);
+
   const words = text.trim().toLowerCase();
-  const shown = [
-    // "go to inbox" finds Inbox: the group is part of what a command is called.
-    ...commands.filter((c) => !words || `${c.group} ${c.label}`.toLowerCase().includes(words)),
-    ...hits,
-  ].slice(0, 40);
+  const shown: Group[] = groups
+    .map((g) => ({ name: g.name, commands: g.commands.filter((c) => matches(g.name, c, words)) }))
+    .filter((g) => g.commands.length > 0);
+  const tasks = [...hits];
   if (words.length >= 2)
-    shown.push({
+    tasks.push({
       id: 'search',
       label: `Search all tasks for “${text.trim()}”`,
-      group: 'Tasks',
       run: () => useApp.getState().go({ view: 'search', text: text.trim() }),
     });
-  const pick = (c: Command | undefined) => {
-    if (!c) return;
+  if (tasks.length) shown.push({ name: 'Tasks', commands: tasks });
+
+  const pick = (c: Command) => {
     close();
     c.run();
   };
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: a click beside the palette closes it; Escape does too
-    <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
-      <div
-        ref={ref}
-        className="palette"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Command palette"
-      >
-        <input
+    <Modal open={open} title="Command palette" hideTitle onClose={close} className="palette">
+      <Cmdk label="Type a command or search tasks" shouldFilter={false} loop>
+        <Cmdk.Input
           className="palette-input"
-          role="combobox"
-          aria-expanded="true"
-          aria-controls="palette-list"
-          aria-activedescendant={shown[active] ? `pal-${shown[active].id}` : undefined}
-          aria-label="Type a command or search tasks"
           placeholder="Type a command or search tasks…"
           value={text}
+          onValueChange={setText}
           data-autofocus
-          onChange={(e) => {
-            setText(e.target.value);
-            setActive(0);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'ArrowDown') setActive((a) => Math.min(shown.length - 1, a + 1));
-            else if (e.key === 'ArrowUp') setActive((a) => Math.max(0, a - 1));
-            else if (e.key === 'Enter') pick(shown[active]);
-            else if (e.key === 'Escape') close();
-            else return;
-            e.preventDefault();
-            e.stopPropagation();
-          }}
         />
-        <div id="palette-list" role="listbox" className="palette-list" aria-label="Results">
-          {shown.length === 0 ? <div className="muted palette-empty">Nothing matches.</div> : null}
-          {shown.map((c, i) => (
-            <div
-              key={c.id}
-              id={`pal-${c.id}`}
-              role="option"
-              aria-selected={i === active}
-              tabIndex={-1}
-              className={`palette-item${i === active ? ' is-active' : ''}`}
-              onMouseEnter={() => setActive(i)}
-              onClick={() => pick(c)}
-              onKeyDown={() => undefined}
-            >
-              <span className="palette-group">{c.group}</span>
-              <span className="grow ellipsis">{c.label}</span>
-              {c.hint ? <span className="muted">{c.hint}</span> : null}
-            </div>
+        <Cmdk.List className="palette-list" label="Results">
+          <Cmdk.Empty className="muted palette-empty">Nothing matches.</Cmdk.Empty>
+          {shown.map((g) => (
+            <Cmdk.Group key={g.name} heading={g.name} className="palette-section">
+              {g.commands.map((c) => (
+                <Cmdk.Item
+                  key={c.id}
+                  value={c.id}
+                  className="palette-item"
+                  onSelect={() => pick(c)}
+                >
+                  <span className="grow ellipsis palette-label">{c.label}</span>
+                  {c.hint ? <span className="muted">{c.hint}</span> : null}
+                </Cmdk.Item>
+              ))}
+            </Cmdk.Group>
           ))}
-        </div>
-      </div>
-    </div>
+        </Cmdk.List>
+      </Cmdk>
+    </Modal>
   );
-}
-
-async function setTheme(theme: 'light' | 'dark' | 'system') {
-  const settings = await bridge().invoke('settings.set', { theme });
-  useApp.setState({ settings });
 }

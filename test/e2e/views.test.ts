@@ -394,7 +394,10 @@ describe.sequential('the main views: layout, inline errors, option names', () =>
     await options.first().waitFor();
     const items = await options.evaluateAll((els) =>
       els.map((el) => ({
-        group: el.querySelector('.palette-group')?.textContent ?? '',
+        group:
+          document.getElementById(
+            el.closest('[role="group"]')?.getAttribute('aria-labelledby') ?? '',
+          )?.textContent ?? '',
         label: el.querySelector('.grow')?.textContent ?? '',
       })),
     );
