@@ -9,8 +9,8 @@ import { timerRecord } from '../api/timers';
 import { entityId } from '../edits/commands';
 import { customFieldConditionNames, parseCustomFieldsJson } from '../filters/custom-fields';
 import { MAX_LIST_VALUES } from '../filters/query-values';
-import { taskSortProperties } from '../filters/sql';
-import type { TaskFilter } from '../filters/task-filter';
+import { rangeFilterShape } from '../filters/ranges';
+import { type ListTaskFilter, taskSortProperties } from '../filters/sql';
 
 /**
  * Pieces several domains share: rows as the replica holds them (ids may be local, negative,
@@ -137,11 +137,12 @@ export const taskFilter = z
     pending: z.boolean().optional(),
     upcoming: z.boolean().optional(),
     customFields: customFieldConditions.optional(),
+    ...rangeFilterShape,
   })
-  .transform((f): TaskFilter => {
+  .transform((f): ListTaskFilter => {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(f)) if (v !== undefined) out[k] = v;
-    return out as TaskFilter;
+    return out as ListTaskFilter;
   });
 export type BridgeTaskFilter = z.input<typeof taskFilter>;
 

@@ -9,6 +9,9 @@ export interface CustomValueColumns {
   num: number | null;
 }
 
+/** Types whose values compare as numbers (number, currency, percent fields). */
+export const numericFieldTypes: readonly string[] = ['NUMBER', 'CURRENCY', 'PERCENT'];
+
 export const customValueColumns = (
   fieldType: string,
   value: unknown,
@@ -16,7 +19,7 @@ export const customValueColumns = (
 ): CustomValueColumns => {
   if (value === null || value === undefined) return { text: null, num: null };
   const type = fieldType.toUpperCase();
-  if (type === 'DATE' || type === 'NUMBER') {
+  if (type === 'DATE' || numericFieldTypes.includes(type)) {
     const n = typeof value === 'number' ? value : Number(value);
     return Number.isFinite(n) ? { text: String(n), num: n } : { text: String(value), num: null };
   }

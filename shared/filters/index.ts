@@ -4,5 +4,6 @@ export * from './custom-value-columns';
 export * from './paging';
 export * from './project-filter';
 export * from './query-values';
+export * from './ranges';
 export * from './sql';
 export * from './task-filter';

@@ -35,7 +35,7 @@ export interface CustomFieldsSqlShape {
   customValues: { table: string; taskId: string; fieldId: string; text: string; num: string };
 }
 
-interface ValueRefs {
+export interface ValueRefs {
   text: string;
   num: string;
   /** Boolean SQL, never NULL: the definition is of type DATE. */
@@ -45,7 +45,7 @@ interface ValueRefs {
 const INTEGER = /^-?\d+$/;
 
 /** EXISTS a value row of `taskIdRef` for a field named `field` whose value satisfies `pred`. */
-function existsValue(
+export function existsValue(
   shape: CustomFieldsSqlShape,
   taskIdRef: string,
   aliases: AliasPool,

@@ -16,7 +16,9 @@
  * - `creators`: createdBy is one of the ids. `owners`: any owner of the task is one of the ids.
  *   Project `members`: any member is one of the ids. `tags`: any tag is one of the names.
  * - startDate, dueDate, createdTime, modifiedTime: the column falls on the same UTC calendar day
- *   as the given instant. A NULL column never matches.
+ *   as the given instant. A NULL column never matches. (The app's own lists use the day ranges
+ *   of ./ranges instead; these stay for the spec and for filters saved before them.)
+ * - dates, numbers (the app's lists, never the query string): see ./sql-ranges.
  * - `overdue=true`: dueDate < now and not completed. `overdue=false`: everything else,
  *   including items without a due date and completed items.
  * - `upcoming=true`: now <= dueDate < now + 7 days and not completed; `false`: everything else.
@@ -39,6 +41,7 @@
  */
 import type { SortKey } from './paging';
 import type { ProjectFilter } from './project-filter';
+import { dayClockOf, type RangeFilter } from './ranges';
 import { type CustomFieldsSqlShape, compileCustomFieldCondition } from './sql-custom-fields';
 import {
   AliasPool,
@@ -54,6 +57,7 @@ import {
   sameUtcDay,
   tableRef,
 } from './sql-fragment';
+import { rangeParts } from './sql-ranges';
 import type { TaskFilter } from './task-filter';
 
 export type { SqlFragment } from './sql-fragment';
@@ -240,9 +244,16 @@ function commonParts(filter: CommonFilter, c: CommonRefs, nowMs: number): SqlFra
   return parts;
 }
 
-/** WHERE-clause expression for a task list; `nowMs` anchors overdue, upcoming, TODAY, TOMORROW. */
+/** A list filter of the app: the spec's filters plus range conditions. */
+export type ListTaskFilter = TaskFilter & RangeFilter;
+export type ListProjectFilter = ProjectFilter & RangeFilter;
+
+/**
+ * WHERE-clause expression for a task list; `nowMs` anchors overdue, upcoming, TODAY, TOMORROW
+ * and the relative days of range conditions.
+ */
 export function compileTaskFilter(
-  filter: TaskFilter,
+  filter: ListTaskFilter,
   shape: TaskSqlShape,
   nowMs: number,
 ): SqlFragment {
@@ -266,12 +277,14 @@ export function compileTaskFilter(
   for (const cond of filter.customFields ?? []) {
     parts.push(compileCustomFieldCondition(cond, shape, id, aliases, nowMs));
   }
+  const ranges = { column: col, customFields: { shape, itemIdRef: id, aliases } };
+  parts.push(...rangeParts(filter, ranges, dayClockOf(filter, nowMs)));
   return and(parts);
 }
 
-/** WHERE-clause expression for a project list; `nowMs` anchors overdue and upcoming. */
+/** WHERE-clause expression for a project list; `nowMs` anchors overdue, upcoming, relative days. */
 export function compileProjectFilter(
-  filter: ProjectFilter,
+  filter: ListProjectFilter,
   shape: ProjectSqlShape,
   nowMs: number,
 ): SqlFragment {
@@ -299,6 +312,7 @@ export function compileProjectFilter(
       childIn(aliases, id, { table: m.table, parentId: m.projectId }, m.userId, members, intIn),
     );
   }
+  parts.push(...rangeParts(filter, { column: col }, dayClockOf(filter, nowMs)));
   return and(parts);
 }
 

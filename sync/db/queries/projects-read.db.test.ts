@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PagingRequest, ProjectFilter, SortKey } from '../../../shared/filters';
+import type {
+  ListProjectFilter,
+  PagingRequest,
+  ProjectFilter,
+  SortKey,
+} from '../../../shared/filters';
 import { listProjects, readProject, readProjects } from './projects-read';
 import { writeProject } from './projects-write';
 import {
@@ -152,5 +157,37 @@ describe('listProjects: a space, every filter and sort', () => {
     expect(listProjects(t.replica.db, 10, query({ size: 3 }), NOW).content[0]).toEqual(
       projectDto(spec(100)),
     );
+  });
+});
+
+describe('listProjects: date ranges and Done %', () => {
+  const ranged = (filter: ListProjectFilter, now = NOW) =>
+    listProjects(t.replica.db, 10, { ...query(), ...filter }, now).content.map((p) => p.projectId);
+  const zone = { timeZone: 'America/Los_Angeles', weekStartsOn: 1 };
+
+  it('due this week and next week in the user zone, overdue, no date', () => {
+    expect(ranged({ ...zone, dates: [{ column: 'dueDate', op: 'thisWeek' }] })).toEqual([100]);
+    expect(ranged({ ...zone, dates: [{ column: 'dueDate', op: 'nextWeek' }] })).toEqual([101]);
+    expect(ranged({ ...zone, dates: [{ column: 'dueDate', op: 'overdue' }] })).toEqual([100, 102]);
+    expect(ranged({ dates: [{ column: 'dueDate', op: 'none' }] })).toEqual([103]);
+    // Monday 03:00 UTC is Sunday evening in Los Angeles: June 14 is still this week there.
+    const monday = Date.parse('2025-06-16T03:00:00Z');
+    expect(ranged({ ...zone, dates: [{ column: 'dueDate', op: 'thisWeek' }] }, monday)).toEqual([
+      100,
+    ]);
+    expect(
+      ranged({ timeZone: 'UTC', dates: [{ column: 'dueDate', op: 'thisWeek' }] }, monday),
+    ).toEqual([101]);
+  });
+
+  it('start date between two days; Done % compared', () => {
+    const between = { column: 'startDate', op: 'between', from: '2025-06-02', to: '2025-06-09' };
+    expect(ranged({ dates: [between as NonNullable<ListProjectFilter['dates']>[number]] })).toEqual(
+      [101],
+    );
+    expect(ranged({ numbers: [{ column: 'completion', op: 'ge', value: 60 }] })).toEqual([
+      101, 102,
+    ]);
+    expect(ranged({ numbers: [{ column: 'completion', op: 'lt', value: 30 }] })).toEqual([103]);
   });
 });

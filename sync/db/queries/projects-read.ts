@@ -13,9 +13,9 @@ import type { Contact, Project } from '../../../shared/api';
 import {
   compileOrderBy,
   compileProjectFilter,
+  type ListProjectFilter,
   type Page,
   type PagingRequest,
-  type ProjectFilter,
   type ProjectSqlShape,
   pageOf,
   pageWindow,
@@ -220,11 +220,14 @@ export const replicaProjectShape: ProjectSqlShape = {
 };
 const sortColumns = projectSortColumns(replicaProjectShape);
 
-/** One page of a space's projects, as GET /v1/spaces/{spaceId}/projects answers it. */
+/**
+ * One page of a space's projects, as GET /v1/spaces/{spaceId}/projects answers it; the app's
+ * range conditions (dates by day, Done %) narrow it further.
+ */
 export const listProjects = (
   db: Sqlite,
   spaceId: number,
-  query: PagingRequest & ProjectFilter,
+  query: PagingRequest & ListProjectFilter,
   nowMs: number,
 ): Page<Project> => {
   const filter = compileProjectFilter(query, replicaProjectShape, nowMs);

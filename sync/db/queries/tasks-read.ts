@@ -21,13 +21,13 @@ import type { Task, UserRef } from '../../../shared/api';
 import {
   compileOrderBy,
   compileTaskFilter,
+  type ListTaskFilter,
   type Page,
   type PagingRequest,
   pageOf,
   pageWindow,
   type SqlFragment,
   standardTaskSqlShape,
-  type TaskFilter,
   type TaskSqlShape,
   taskSortColumns,
 } from '../../../shared/filters';
@@ -247,7 +247,7 @@ export const replicaTaskShape: TaskSqlShape = standardTaskSqlShape;
 const sortColumns = taskSortColumns(replicaTaskShape);
 
 /** `scope AND filter` as one WHERE expression over `tasks t`. */
-export const taskWhere = (scope: TaskScope, filter: TaskFilter, nowMs: number): SqlFragment => {
+export const taskWhere = (scope: TaskScope, filter: ListTaskFilter, nowMs: number): SqlFragment => {
   const s = taskScopeSql(scope);
   const f = compileTaskFilter(filter, replicaTaskShape, nowMs);
   return { sql: `(${s.sql}) AND (${f.sql})`, params: [...s.params, ...f.params] };
@@ -279,11 +279,15 @@ export const cachedCount = (db: Sqlite, sql: string, params: readonly unknown[])
   return n;
 };
 
-/** A window of a task list and the list's total: scope AND the filters, the sort, then id. */
+/**
+ * A window of a task list and the list's total: scope AND the filters, the sort, then id.
+ * Range conditions (dates by day, numbers) are resolved against `nowMs` in the filter's time
+ * zone on every read, so a saved "this week" follows the calendar.
+ */
 export const taskWindow = (
   db: Sqlite,
   scope: TaskScope,
-  filter: TaskFilter,
+  filter: ListTaskFilter,
   sort: PagingRequest['sort'],
   window: { limit: number; offset: number },
   nowMs: number,
@@ -312,7 +316,7 @@ export const taskWindow = (
 export const listTasks = (
   db: Sqlite,
   scope: TaskScope,
-  query: PagingRequest & TaskFilter,
+  query: PagingRequest & ListTaskFilter,
   nowMs: number,
 ): Page<Task> => {
   const { items, total } = taskWindow(
