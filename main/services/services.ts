@@ -86,6 +86,7 @@ export const createServices = async (options: ServicesOptions): Promise<Services
 
     'spaces.tree': () => door().spacesTree(),
     'spaces.nav': () => door().spacesNav(),
+    'spaces.overview': (i) => door().spaceOverview(i.spaceId),
     'projects.get': (i) => door().project(i.projectId),
     'projects.board': (i) => door().board(i.projectId, i.perStatus),
     'users.list': () => door().users(),

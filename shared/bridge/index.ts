@@ -7,6 +7,7 @@ import { bridgeEvents } from './events';
 import { projectMethods } from './projects';
 import { sessionMethods } from './session';
 import { settingsMethods } from './settings';
+import { spaceMethods } from './spaces';
 import { syncMethods } from './sync';
 import { taskMethods } from './tasks';
 
@@ -20,6 +21,7 @@ export const bridgeContract = {
   ...editMethods,
   ...taskMethods,
   ...projectMethods,
+  ...spaceMethods,
   ...activityMethods,
   ...settingsMethods,
   ...appMethods,
@@ -58,5 +60,6 @@ export * from './events';
 export * from './projects';
 export * from './session';
 export * from './settings';
+export * from './spaces';
 export * from './sync';
 export * from './tasks';

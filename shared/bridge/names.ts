@@ -23,6 +23,7 @@ export const bridgeMethodNameList = [
   'settings.get',
   'settings.set',
   'spaces.nav',
+  'spaces.overview',
   'spaces.tree',
   'sync.cancelBootstrap',
   'sync.discard',

@@ -26,6 +26,7 @@ import {
   spacesTree,
   usersList,
 } from './project-views';
+import { spaceOverviewView } from './space-views';
 import { statusView } from './status';
 import { listTasks, myTasksView, searchView, statusCountsView, taskDetailView } from './task-views';
 
@@ -38,6 +39,7 @@ export interface EngineDoor {
   statusCounts(scope: BridgeTaskScope): Answer<'tasks.statusCounts'>;
   spacesTree(): Answer<'spaces.tree'>;
   spacesNav(): Answer<'spaces.nav'>;
+  spaceOverview(spaceId: number): Answer<'spaces.overview'>;
   project(projectId: number): Answer<'projects.get'>;
   board(projectId: number, perStatus: number): Answer<'projects.board'>;
   users(): Answer<'users.list'>;
@@ -107,6 +109,7 @@ export const openDoor = (engine: SyncEngine, options: DoorOptions): EngineDoor =
     statusCounts: (scope) => statusCountsView(ctx(), scope),
     spacesTree: () => spacesTree(ctx()),
     spacesNav: () => spacesNav(ctx()),
+    spaceOverview: (spaceId) => spaceOverviewView(ctx(), spaceId),
     project: (projectId) => projectView(ctx(), projectId),
     board: (projectId, perStatus) => boardView(ctx(), projectId, perStatus),
     users: () => usersList(ctx()),
