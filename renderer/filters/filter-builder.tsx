@@ -1,21 +1,22 @@
-import { useId } from 'react';
+import { type ReactNode, useId } from 'react';
 import type { UserRef } from '../../shared/api/common';
 import type { CustomField } from '../../shared/api/custom-fields';
-import type { CustomFieldConditionName } from '../../shared/filters/custom-fields';
-import { isDropdown } from '../lib/custom-values';
-import { dateInputToMs, msToDateInput } from '../lib/dates';
 import { userName } from '../lib/format';
-import { Button, IconButton } from '../ui/button';
-import { IconPlus, IconX } from '../ui/icons';
+import { Button } from '../ui/button';
+import { FieldConditions } from './field-conditions';
+import type { FilterValue } from './filter-model';
+import { DateRuleControls, NumberRuleControls } from './range-controls';
 import {
-  arity,
-  type ConditionInput,
-  conditionLabels,
-  conditionsFor,
-  type FilterValue,
-  isDateField,
-  withCondition,
-} from './filter-model';
+  columnDateRule,
+  columnNumberRule,
+  type DateColumnKey,
+  type DateOp,
+  dayOps,
+  momentOps,
+  setColumnDateRule,
+  setColumnNumberRule,
+} from './range-model';
+import '../styles/filters.css';
 
 export interface FilterBuilderProps {
   value: FilterValue;
@@ -28,7 +29,6 @@ export interface FilterBuilderProps {
 }
 
 type Flag = 'overdue' | 'dueDateSet' | 'pending' | 'upcoming';
-type DateKey = 'startDate' | 'dueDate' | 'createdTime' | 'modifiedTime';
 
 const flags: { key: Flag; label: string }[] = [
   { key: 'overdue', label: 'Overdue' },
@@ -36,11 +36,11 @@ const flags: { key: Flag; label: string }[] = [
   { key: 'pending', label: 'Open (not completed)' },
   { key: 'upcoming', label: 'Upcoming' },
 ];
-const dates: { key: DateKey; label: string }[] = [
-  { key: 'startDate', label: 'Start date' },
-  { key: 'dueDate', label: 'Due date' },
-  { key: 'createdTime', label: 'Created on' },
-  { key: 'modifiedTime', label: 'Modified on' },
+const dates: { key: DateColumnKey; label: string; ops: readonly DateOp[] }[] = [
+  { key: 'dueDate', label: 'Due date', ops: dayOps },
+  { key: 'startDate', label: 'Start date', ops: dayOps },
+  { key: 'createdTime', label: 'Created', ops: momentOps },
+  { key: 'modifiedTime', label: 'Last changed', ops: momentOps },
 ];
 
 const toggle = <T,>(list: readonly T[] | undefined, item: T) =>
@@ -54,7 +54,6 @@ export function FilterBuilder(props: FilterBuilderProps) {
   const { value, onChange } = props;
   const set = (patch: Partial<FilterValue>) => onChange({ ...value, ...patch });
   const titleId = useId();
-  const conditions = value.customFields ?? [];
 
   return (
     <section className="filter-builder" aria-label="Filters">
@@ -103,20 +102,34 @@ export function FilterBuilder(props: FilterBuilderProps) {
       />
 
       <fieldset className="fb-fieldset">
-        <legend>Dates (same day, UTC)</legend>
-        <div className="fb-dates">
+        <legend>Dates</legend>
+        <div className="fb-ranges">
           {dates.map((d) => (
-            <label key={d.key} className="fb-date">
-              <span>{d.label}</span>
-              <input
-                type="date"
-                className="input"
-                value={msToDateInput(value[d.key])}
-                onChange={(e) => set({ [d.key]: dateInputToMs(e.target.value) })}
+            <RangeRow key={d.key} label={d.label}>
+              <DateRuleControls
+                label={d.label}
+                rule={columnDateRule(value, d.key)}
+                target={{ column: d.key }}
+                ops={d.ops}
+                clearable
+                onChange={(rule) => onChange(setColumnDateRule(value, d.key, rule))}
               />
-            </label>
+            </RangeRow>
           ))}
         </div>
+      </fieldset>
+
+      <fieldset className="fb-fieldset">
+        <legend>Progress</legend>
+        <RangeRow label="Done %">
+          <NumberRuleControls
+            label="Done %"
+            rule={columnNumberRule(value, 'completion')}
+            target={{ column: 'completion' }}
+            clearable
+            onChange={(rule) => onChange(setColumnNumberRule(value, 'completion', rule))}
+          />
+        </RangeRow>
       </fieldset>
 
       <fieldset className="fb-fieldset">
@@ -143,46 +156,7 @@ export function FilterBuilder(props: FilterBuilderProps) {
         </div>
       </fieldset>
 
-      <fieldset className="fb-fieldset">
-        <legend>Custom fields</legend>
-        {conditions.length === 0 ? (
-          <p className="muted fb-empty">No custom field conditions.</p>
-        ) : (
-          <ul className="fb-conditions">
-            {conditions.map((c, i) => (
-              <ConditionRow
-                // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
-                key={i}
-                index={i}
-                condition={c}
-                fields={props.customFields}
-                onChange={(next) =>
-                  set({ customFields: conditions.map((x, j) => (j === i ? next : x)) })
-                }
-                onRemove={() => set({ customFields: conditions.filter((_, j) => j !== i) })}
-              />
-            ))}
-          </ul>
-        )}
-        <Button
-          size="sm"
-          icon={<IconPlus />}
-          disabled={props.customFields.length === 0}
-          onClick={() => {
-            const field = props.customFields[0];
-            if (!field) return;
-            const first = conditionsFor(field)[0] ?? 'IS';
-            set({
-              customFields: [
-                ...conditions,
-                withCondition({ field: field.fieldName, condition: first, value: [] }, first),
-              ],
-            });
-          }}
-        >
-          Add condition
-        </Button>
-      </fieldset>
+      <FieldConditions value={value} fields={props.customFields} onChange={onChange} />
 
       <div className="fb-footer">
         <Button size="sm" variant="ghost" onClick={() => onChange({})}>
@@ -225,110 +199,16 @@ function ChoiceGroup({
   );
 }
 
-function ConditionRow({
-  index,
-  condition,
-  fields,
-  onChange,
-  onRemove,
-}: {
-  index: number;
-  condition: ConditionInput;
-  fields: readonly CustomField[];
-  onChange: (c: ConditionInput) => void;
-  onRemove: () => void;
-}) {
-  const field = fields.find((f) => f.fieldName === condition.field);
-  const date = isDateField(field);
-  const names = conditionsFor(field);
-  const n = arity(condition.condition);
-  const values = condition.value ?? [];
-  const n1 = `Condition ${index + 1}`;
-  const setValue = (i: number, v: string) => {
-    const next = [...values];
-    next[i] = date ? (dateInputToMs(v) ?? '') : v;
-    onChange({ ...condition, value: next });
-  };
+/** A built-in column's label over its controls, named as a group for screen readers. */
+function RangeRow({ label, children }: { label: string; children: ReactNode }) {
+  const id = useId();
   return (
-    <li className="fb-condition">
-      <select
-        aria-label={`${n1}: field`}
-        className="input select"
-        value={condition.field}
-        onChange={(e) => {
-          const f = fields.find((x) => x.fieldName === e.target.value);
-          const allowed = conditionsFor(f);
-          const keep = allowed.includes(
-            condition.condition.toUpperCase() as CustomFieldConditionName,
-          );
-          const next = { ...condition, field: e.target.value };
-          onChange(
-            keep && isDateField(f) === date
-              ? next
-              : withCondition({ ...next, value: [] }, allowed[0] ?? 'IS'),
-          );
-        }}
-      >
-        {fields.map((f) => (
-          <option key={f.taskCustomFieldId} value={f.fieldName}>
-            {f.fieldName}
-          </option>
-        ))}
-      </select>
-      <select
-        aria-label={`${n1}: condition`}
-        className="input select"
-        value={condition.condition}
-        onChange={(e) => onChange(withCondition(condition, e.target.value))}
-      >
-        {names.map((c) => (
-          <option key={c} value={c}>
-            {conditionLabels[c]}
-          </option>
-        ))}
-      </select>
-      {Array.from({ length: n }, (_, i) => {
-        const raw = values[i];
-        const label = `${n1}: ${n === 2 ? (i === 0 ? 'from' : 'to') : 'value'}`;
-        return date ? (
-          <input
-            // biome-ignore lint/suspicious/noArrayIndexKey: at most two fixed inputs
-            key={i}
-            type="date"
-            aria-label={label}
-            className="input"
-            value={typeof raw === 'number' ? msToDateInput(raw) : ''}
-            onChange={(e) => setValue(i, e.target.value)}
-          />
-        ) : field && isDropdown(field) ? (
-          // Text conditions compare a dropdown's option name: pick one of them.
-          <select
-            // biome-ignore lint/suspicious/noArrayIndexKey: at most two fixed inputs
-            key={i}
-            aria-label={label}
-            className="input select"
-            value={raw === undefined ? '' : String(raw)}
-            onChange={(e) => setValue(i, e.target.value)}
-          >
-            <option value="" />
-            {field.customFieldOption?.map((o) => (
-              <option key={o.optionId} value={o.optionName}>
-                {o.optionName}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <input
-            // biome-ignore lint/suspicious/noArrayIndexKey: at most two fixed inputs
-            key={i}
-            aria-label={label}
-            className="input"
-            value={raw === undefined ? '' : String(raw)}
-            onChange={(e) => setValue(i, e.target.value)}
-          />
-        );
-      })}
-      <IconButton label={`Remove condition ${index + 1}`} icon={<IconX />} onClick={onRemove} />
-    </li>
+    // biome-ignore lint/a11y/useSemanticElements: a fieldset per row would repeat the legend style
+    <div className="fb-range" role="group" aria-labelledby={id}>
+      <span id={id} className="fb-range-label">
+        {label}
+      </span>
+      <div className="fb-range-controls">{children}</div>
+    </div>
   );
 }
