@@ -73,6 +73,7 @@ describe('bridge contract', () => {
     expect(
       out.safeParse({
         task: row,
+        path: { space: null, project: { projectId: -2, name: 'Made offline' }, parent: null },
         subtasks: [],
         checklist: [],
         attachments: [],

@@ -13,10 +13,32 @@ import {
 import { method } from './define';
 import { failedEdit } from './sync';
 
-export const taskList = z.object({ items: z.array(taskRow), total: z.number().int().min(0) });
+/** Where a task is: its space, project and (for a subtask) parent, by name. */
+export const taskPath = z.object({
+  space: z.object({ spaceId: entityId, name: z.string() }).nullable(),
+  project: z.object({ projectId: entityId, name: z.string() }).nullable(),
+  parent: z.object({ taskId: entityId, title: z.string() }).nullable(),
+});
+export type TaskPath = z.infer<typeof taskPath>;
+
+/** A row of a task list: the task and where it is. */
+export const listedTask = taskRow.extend({ path: taskPath });
+export type ListedTask = z.infer<typeof listedTask>;
+
+const count = z.number().int().min(0);
+
+export const taskList = z.object({
+  items: z.array(listedTask),
+  total: count,
+  /** The list's tasks per due group (shared/due-groups.ts), when asked with `dueGroupsOn`. */
+  dueGroups: z
+    .object({ overdue: count, today: count, upcoming: count, later: count, none: count })
+    .optional(),
+});
 
 export const taskDetail = z.object({
   task: taskRow,
+  path: taskPath,
   /** Direct subtasks, by id. */
   subtasks: z.array(taskRow),
   checklist: z.array(checklistRow),
@@ -54,6 +76,8 @@ export const taskMethods = {
       filter: taskFilter.default({}),
       sort: taskSort.default([]),
       ...listWindow,
+      /** The user's today (UTC midnight of their calendar day): count the list's due groups. */
+      dueGroupsOn: z.number().int().optional(),
     }),
     taskList,
   ),

@@ -4,7 +4,8 @@ import type { BridgeTaskScope } from '../../shared/bridge';
 import type { TaskFilter } from '../../shared/filters';
 import type { Sqlite } from '../db/open';
 import { highlightSegments, searchTasks } from '../db/queries/search';
-import { ownedTaskIds, type TaskScope, taskWindow } from '../db/queries/tasks-read';
+import { dueGroupCounts, type TaskPath, taskPaths } from '../db/queries/task-context';
+import { ownedTaskIds, type TaskScope, taskWhere, taskWindow } from '../db/queries/tasks-read';
 import { myTasks, statusCounts, taskDetail } from '../db/queries/views';
 import type { Answer, Input, ViewContext } from './context';
 import { withMark, withMarks } from './marks';
@@ -26,17 +27,36 @@ const replicaScope = (scope: BridgeTaskScope, userId: number): TaskScope => {
 const marked = (db: Sqlite, tasks: readonly Task[]) =>
   withMarks(db, 'task', tasks, (t) => t.taskId);
 
-/** A window of a task list: scope AND the spec's filters, the multi-key sort, the total. */
+const noPath: TaskPath = { space: null, project: null, parent: null };
+
+/**
+ * A window of a task list: scope AND the spec's filters, the multi-key sort, the total; each
+ * row with its path, and the list's due groups when asked.
+ */
 export const listTasks = (ctx: ViewContext, input: Input<'tasks.list'>): Answer<'tasks.list'> => {
+  const scope = replicaScope(input.scope, ctx.userId);
+  const filter = input.filter as TaskFilter;
   const { items, total } = taskWindow(
     ctx.db,
-    replicaScope(input.scope, ctx.userId),
-    input.filter as TaskFilter,
+    scope,
+    filter,
     input.sort,
     { limit: input.limit, offset: input.offset },
     ctx.now,
   );
-  return { items: marked(ctx.db, items), total };
+  const paths = taskPaths(
+    ctx.db,
+    items.map((t) => t.taskId),
+  );
+  return {
+    items: marked(ctx.db, items).map((t) => ({ ...t, path: paths.get(t.taskId) ?? noPath })),
+    total,
+    ...(input.dueGroupsOn === undefined
+      ? {}
+      : {
+          dueGroups: dueGroupCounts(ctx.db, taskWhere(scope, filter, ctx.now), input.dueGroupsOn),
+        }),
+  };
 };
 
 const entityKeysOf = (detail: NonNullable<ReturnType<typeof taskDetail>>): Set<string> =>
@@ -54,6 +74,7 @@ export const taskDetailView = (ctx: ViewContext, taskId: number): Answer<'tasks.
   const keys = entityKeysOf(detail);
   return {
     task: withMark(ctx.db, 'task', detail.task, detail.task.taskId),
+    path: taskPaths(ctx.db, [taskId]).get(taskId) ?? noPath,
     subtasks: marked(ctx.db, detail.subtasks),
     checklist: withMarks(ctx.db, 'checklist', detail.checklist, (c) => c.checklistId),
     attachments: withMarks(ctx.db, 'attachment', detail.attachments, (a) => a.attachmentId),
