@@ -57,6 +57,12 @@ function dayIn(ms: number, timeZone: string): number {
   return Date.UTC(part('year'), part('month') - 1, part('day'));
 }
 
+/** The user's calendar day, as the UTC midnight of its date (the way due days are kept). */
+export function todayIn(options?: DateOptions): number {
+  const o = resolve(options);
+  return dayIn(o.now, o.timeZone);
+}
+
 const sameYear = (a: number, b: number) =>
   new Date(a).getUTCFullYear() === new Date(b).getUTCFullYear();
 

@@ -1,19 +1,20 @@
 import { useApp } from '../data/app-store';
 import { useQuery } from '../data/query';
 import type { FilterValue } from '../filters/filter-model';
+import { useToday } from './my-tasks-groups';
 import { type ListFilter, TaskListView } from './task-list-view';
 
 /** Done tasks are out of the way: My tasks opens on what is still to do. */
 const openOnly: FilterValue = { pending: true };
 
-/** Today, as the list's day filter takes it (the same UTC day). */
-const today = () => {
-  const d = new Date();
-  return Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), 12);
-};
-
-/** Everything the user owns, with what is overdue, due today and coming up counted on top. */
+/**
+ * Everything the user owns, grouped by due day (the list does it for this scope: Overdue,
+ * Today, Upcoming, Later, No date), with what is overdue, due today and coming up counted on
+ * top; a count is also a filter.
+ */
 export function MyTasks() {
+  // The user's today: the "due today" filter matches that calendar day (a UTC day, as stored).
+  const day = useToday();
   const q = useQuery(
     'tasks.myTasks',
     { limit: 1 },
@@ -33,7 +34,6 @@ export function MyTasks() {
         {label}
       </button>
     );
-    const day = today();
     return (
       <fieldset className="project-strip row chip-strip">
         <legend className="sr-only">Show only</legend>

@@ -1,5 +1,5 @@
 import type { CustomField } from '../../shared/api/custom-fields';
-import type { BridgeTaskSort } from '../../shared/bridge';
+import type { BridgeTaskScope, BridgeTaskSort } from '../../shared/bridge';
 
 export type SortKey = NonNullable<BridgeTaskSort>[number];
 
@@ -8,6 +8,8 @@ export interface Column {
   label: string;
   /** The narrowest the column reads well at, in px (the title takes what is left over). */
   min: number;
+  /** A share of the slack (`fr`); columns without one keep their minimum width. */
+  grow?: number;
   sort?: SortKey['property'];
 }
 
@@ -17,10 +19,12 @@ const GAP = 8;
 const PADDING = 32;
 
 export const baseColumns: readonly Column[] = [
-  { id: 'title', label: 'Title', min: TITLE_MIN, sort: 'taskTitle' },
+  { id: 'title', label: 'Title', min: TITLE_MIN, grow: 2, sort: 'taskTitle' },
   { id: 'status', label: 'Status', min: 104, sort: 'status' },
   { id: 'priority', label: 'Priority', min: 78, sort: 'priority' },
   { id: 'due', label: 'Due', min: 84, sort: 'dueDate' },
+  // Space › Project › parent task: where a task of My tasks lives.
+  { id: 'path', label: 'Project', min: 150, grow: 1.5 },
   { id: 'owners', label: 'Owners', min: 72 },
   { id: 'tags', label: 'Tags', min: 120 },
   { id: 'completion', label: 'Done %', min: 68, sort: 'completion' },
@@ -38,8 +42,15 @@ export const allColumns = (fields: readonly CustomField[]): Column[] => [
   ...fields.map((f) => ({ id: fieldColumnId(f), label: f.fieldName, min: 120 })),
 ];
 
-export const defaultColumnIds = (fields: readonly CustomField[]): string[] => [
-  ...baseColumns.map((c) => c.id),
+/**
+ * Columns a list shows unless the user picks: My tasks shows where each task lives instead of
+ * its owners (always the user there); a project's list needs no path, it is the project.
+ */
+export const defaultColumnIds = (
+  fields: readonly CustomField[],
+  scope: BridgeTaskScope['kind'],
+): string[] => [
+  ...baseColumns.map((c) => c.id).filter((id) => id !== (scope === 'my' ? 'owners' : 'path')),
   ...fields.slice(0, DEFAULT_FIELDS).map(fieldColumnId),
 ];
 
@@ -70,6 +81,6 @@ export function fitColumns(
   return { shown, hidden: total - shown.length };
 }
 
-/** The grid template of the shown columns: the title takes the slack. */
+/** The grid template of the shown columns: the title (and the path) share the slack. */
 export const gridTemplate = (columns: readonly Column[]) =>
-  columns.map((c) => (c.id === 'title' ? `minmax(${c.min}px, 1fr)` : `${c.min}px`)).join(' ');
+  columns.map((c) => (c.grow ? `minmax(${c.min}px, ${c.grow}fr)` : `${c.min}px`)).join(' ');

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LiteRow, type RowProps } from './task-row';
+import { LiteRow, Row, type RowProps } from './task-row';
 
 afterEach(cleanup);
 
@@ -31,5 +31,43 @@ describe('LiteRow (the row drawn while the list scrolls fast)', () => {
     fireEvent.doubleClick(row);
     expect(selected).toEqual([7]);
     expect(opened).toEqual([7]);
+  });
+});
+
+describe('Row: the path column', () => {
+  const row = (path: unknown) =>
+    render(
+      <Row
+        task={{ ...task, path } as RowProps['task']}
+        index={0}
+        template="1fr 1fr"
+        columns={['title', 'path']}
+        customFields={[]}
+        selected={false}
+        onSelect={() => undefined}
+        onOpen={() => undefined}
+      />,
+    ).container.querySelector('.tt-path') as HTMLElement;
+
+  it('says Space › Project › parent task, the whole path on hover', () => {
+    const cell = row({
+      space: { spaceId: 10, name: 'Product' },
+      project: { projectId: 100, name: 'Alpha' },
+      parent: { taskId: 1, title: 'Write spec' },
+    });
+    expect(cell.getAttribute('title')).toBe('Product › Alpha › Write spec');
+    const parts = [...cell.querySelectorAll('.tt-path-part')].map((p) => p.lastChild?.textContent);
+    expect(parts).toEqual(['Product', 'Alpha', 'Write spec']);
+  });
+
+  it('a task in no project is a personal one', () => {
+    expect(row({ space: null, project: null, parent: null }).getAttribute('title')).toBe(
+      'Personal',
+    );
+    expect(
+      row({ space: null, project: null, parent: { taskId: 9, title: 'Buy milk' } }).getAttribute(
+        'title',
+      ),
+    ).toBe('Personal › Buy milk');
   });
 });

@@ -2,7 +2,7 @@
 // biome-ignore-all lint/a11y/useFocusableInteractive: the grid holds the focus (aria-activedescendant)
 // biome-ignore-all lint/a11y/useKeyWithClickEvents: rows are driven by the grid's keys (arrows, j/k, Enter, x)
 // biome-ignore-all lint/a11y/noStaticElementInteractions: the title opens the task on click; Enter does it from the keyboard
-import { memo } from 'react';
+import { Fragment, memo } from 'react';
 import type { CustomField } from '../../shared/api/custom-fields';
 import type { TaskRow } from '../../shared/bridge';
 import { applyEdit } from '../data/edits';
@@ -12,6 +12,7 @@ import { initials, userName } from '../lib/format';
 import { DONE, isDone, priorityClass, REOPENED, statusClass } from '../lib/vocab';
 import { SyncMark } from '../ui/sync-mark';
 import { fieldColumnId } from './table-columns';
+import { pathOf, pathParts, pathText } from './task-path';
 
 export const toggleDone = (t: TaskRow) =>
   applyEdit({
@@ -138,6 +139,27 @@ function cell(
           {formatDue(t.dueDate)}
         </div>
       );
+    case 'path': {
+      const path = pathOf(t);
+      const parts = path ? pathParts(path) : [];
+      return (
+        <div key={id} role="gridcell" className="tt-cell tt-path muted" title={pathText(parts)}>
+          {parts.map((p, i) => (
+            <Fragment key={p.kind}>
+              {i > 0 ? (
+                <span className="tt-path-sep" aria-hidden="true">
+                  ›
+                </span>
+              ) : null}
+              <span className={`tt-path-part is-${p.kind}`}>
+                {i > 0 ? <span className="sr-only">, </span> : null}
+                {p.label}
+              </span>
+            </Fragment>
+          ))}
+        </div>
+      );
+    }
     case 'tags':
       return (
         <div key={id} role="gridcell" className="tt-cell ellipsis muted">

@@ -4,14 +4,23 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import type { CustomField } from '../../shared/api/custom-fields';
-import type { BridgeTaskFilter, BridgeTaskScope } from '../../shared/bridge';
+import type { BridgeTaskFilter, BridgeTaskScope, TaskRow } from '../../shared/bridge';
+import type { DueGroup } from '../../shared/due-groups';
 import { useApp } from '../data/app-store';
+import { useQuery } from '../data/query';
 import { useRefilling } from '../data/refilling';
 import { afterPaint } from '../data/schedule';
 import { useTaskPages } from '../data/task-pages';
 import { statusClass } from '../lib/vocab';
 import { useShortcut } from '../shortcuts/keys';
 import { useFastScroll } from './fast-scroll';
+import {
+  dueDateFirst,
+  dueGroupLabels,
+  rowDueGroup,
+  startsGroup,
+  useToday,
+} from './my-tasks-groups';
 import {
   allColumns,
   defaultColumnIds,
@@ -46,11 +55,19 @@ export interface TaskTableProps {
   label: string;
 }
 
-/** The sort the list is read with: grouping by status sorts by status first. */
-export const effectiveSort = (sort: SortKey[], groupByStatus: boolean): SortKey[] =>
-  groupByStatus
+/** How a list's rows are grouped: by status when asked; My tasks by due day otherwise. */
+type Grouping = 'status' | 'due' | null;
+
+const groupingOf = (scope: BridgeTaskScope, groupByStatus: boolean): Grouping =>
+  groupByStatus ? 'status' : scope.kind === 'my' ? 'due' : null;
+
+/** The sort the list is read with: a grouped list sorts by what it groups by first. */
+export const effectiveSort = (sort: SortKey[], grouping: Grouping): SortKey[] =>
+  grouping === 'status'
     ? [{ property: 'status', direction: 'asc' }, ...sort.filter((s) => s.property !== 'status')]
-    : sort;
+    : grouping === 'due'
+      ? dueDateFirst(sort)
+      : sort;
 
 /**
  * The task list: virtualized (100k rows scroll like 100), read a page at a time from the
@@ -60,17 +77,22 @@ export const effectiveSort = (sort: SortKey[], groupByStatus: boolean): SortKey[
 export function TaskTable(props: TaskTableProps) {
   const parent = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLDivElement>(null);
-  const sort = useMemo(
-    () => effectiveSort(props.sort, props.groupByStatus),
-    [props.sort, props.groupByStatus],
-  );
+  const grouping = groupingOf(props.scope, props.groupByStatus);
+  const sort = useMemo(() => effectiveSort(props.sort, grouping), [props.sort, grouping]);
   const pages = useTaskPages({ scope: props.scope, filter: props.filter, sort });
+  const today = useToday();
+  // The groups' sizes, for their headers: the rows held are only the pages read so far.
+  const dueGroups = useQuery(
+    'tasks.list',
+    { scope: props.scope, filter: props.filter, limit: 1, dueGroupsOn: today },
+    grouping === 'due' && pages.total !== null,
+  ).data?.dueGroups;
   const width = usePaneWidth(parent, !(pages.error && pages.total === null));
   const { columns, hidden, template, rowWidth, ids } = useMemo(() => {
     const fitted = fitColumns(
       allColumns(props.customFields),
       props.columns,
-      defaultColumnIds(props.customFields),
+      defaultColumnIds(props.customFields, props.scope.kind),
       width,
     );
     return {
@@ -80,7 +102,7 @@ export function TaskTable(props: TaskTableProps) {
       rowWidth: minWidth(fitted.shown),
       ids: fitted.shown.map((c) => c.id),
     };
-  }, [props.customFields, props.columns, width]);
+  }, [props.customFields, props.columns, props.scope.kind, width]);
   const onShown = props.onShownColumns;
   useEffect(() => onShown?.(ids), [ids, onShown]);
   const total = pages.total ?? 0;
@@ -265,25 +287,30 @@ export function TaskTable(props: TaskTableProps) {
             {items.map((v) => {
               const t = rowAt(v.index);
               const prev = rowAt(v.index - 1);
-              const header =
-                props.groupByStatus && t && (v.index === 0 || (prev && prev.status !== t.status));
+              const header = t ? groupHeaderAt(grouping, t, prev, v.index, today, dueGroups) : null;
               return (
                 <div
                   key={v.key}
                   data-index={v.index}
-                  ref={props.groupByStatus ? virtualizer.measureElement : undefined}
+                  ref={grouping ? virtualizer.measureElement : undefined}
                   style={{
                     position: 'absolute',
                     top: 0,
                     left: 0,
                     right: 0,
                     transform: `translateY(${v.start}px)`,
-                    height: props.groupByStatus ? undefined : ROW,
+                    height: grouping ? undefined : ROW,
                   }}
                 >
                   {header ? (
                     <div className="tt-group" role="presentation" style={{ height: HEADER }}>
-                      <span className={statusClass(t.status)}>{t.status ?? 'No status'}</span>
+                      <span className={header.className}>{header.label}</span>
+                      {header.count !== null ? (
+                        <span className="tt-group-count">
+                          {header.count}
+                          <span className="sr-only">{header.count === 1 ? ' task' : ' tasks'}</span>
+                        </span>
+                      ) : null}
                     </div>
                   ) : null}
                   {t && fast ? (
@@ -321,6 +348,35 @@ export function TaskTable(props: TaskTableProps) {
       </div>
     </div>
   );
+}
+
+interface GroupHeader {
+  label: string;
+  className: string;
+  /** The group's size in the whole list, when known. */
+  count: number | null;
+}
+
+/** The header a row carries when it starts a group of a grouped list. */
+function groupHeaderAt(
+  grouping: Grouping,
+  t: TaskRow,
+  prev: TaskRow | undefined,
+  index: number,
+  today: number,
+  dueCounts: Partial<Record<DueGroup, number>> | undefined,
+): GroupHeader | null {
+  if (grouping === 'status')
+    return index === 0 || (prev && prev.status !== t.status)
+      ? { label: t.status ?? 'No status', className: statusClass(t.status), count: null }
+      : null;
+  if (grouping !== 'due' || !startsGroup(t, prev, index, today)) return null;
+  const g = rowDueGroup(t, today);
+  return {
+    label: dueGroupLabels[g],
+    className: `tt-group-name is-${g}`,
+    count: dueCounts?.[g] ?? null,
+  };
 }
 
 /** The width of the list's pane, followed as the window or the panes beside it change. */
