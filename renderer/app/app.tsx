@@ -11,8 +11,10 @@ import { MyTasks } from '../views/my-tasks';
 import { NewTaskDialog } from '../views/new-task';
 import { ProjectView } from '../views/project-view';
 import { SearchView } from '../views/search-view';
+import { Settings } from '../views/settings';
 import { Sidebar } from '../views/sidebar';
 import { BootstrapProgress, bootstrapCounts, OrgChoice, SignIn } from '../views/sign-in';
+import { SpaceOverview } from '../views/space-overview';
 import { Spaces } from '../views/spaces';
 import { SyncPanel } from '../views/sync-panel';
 import { TaskDetail } from '../views/task-detail';
@@ -40,6 +42,8 @@ function GlobalShortcuts() {
   useShortcut('goTimesheet', () => go({ view: 'timesheet' }));
   useShortcut('goSync', () => go({ view: 'sync' }));
   useShortcut('goPersonal', () => go({ view: 'personal' }));
+  useShortcut('goSpaces', () => go({ view: 'spaces' }));
+  useShortcut('goSettings', () => go({ view: 'settings' }));
   return null;
 }
 
@@ -64,6 +68,10 @@ function MainPane() {
       return <SyncPanel />;
     case 'spaces':
       return <Spaces />;
+    case 'space':
+      return <SpaceOverview key={route.spaceId} spaceId={route.spaceId} />;
+    case 'settings':
+      return <Settings />;
     case 'search':
       return <SearchView text={route.text} />;
   }

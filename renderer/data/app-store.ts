@@ -13,6 +13,8 @@ export type Route =
   | { view: 'timesheet' }
   | { view: 'sync' }
   | { view: 'spaces' }
+  | { view: 'space'; spaceId: number }
+  | { view: 'settings' }
   | { view: 'search'; text: string };
 
 interface AppState {
@@ -98,6 +100,8 @@ export function connect(): () => void {
     }),
   );
   subscriptions.addRelease(b.on('sync.status', (sync) => setSyncCoalesced(sync)));
+  // The tray or another window may change a setting: this window shows it at once.
+  subscriptions.addRelease(b.on('settings.changed', (settings) => useApp.setState({ settings })));
   subscriptions.addRelease(
     b.on('pull.progress', (progress) => {
       const sync = useApp.getState().sync;

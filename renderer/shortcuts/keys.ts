@@ -21,8 +21,28 @@ export const shortcuts = {
   goTimesheet: { combo: 'g t', label: 'Go to Timesheet', group: 'Navigation' },
   goSync: { combo: 'g s', label: 'Go to Sync', group: 'Navigation' },
   goPersonal: { combo: 'g p', label: 'Go to Personal tasks', group: 'Navigation' },
+  goSpaces: { combo: 'g o', label: 'Go to Spaces', group: 'Navigation' },
+  goSettings: { combo: 'g ,', label: 'Go to Settings', group: 'Navigation' },
 } as const;
 export type ShortcutId = keyof typeof shortcuts;
+
+/** Shortcuts the key handler does not own (the board's), shown beside the table's. */
+const otherShortcuts = [
+  { label: 'Move the focused card to the next column', combo: 'Alt+← / Alt+→', group: 'Board' },
+] as const;
+
+export interface ShortcutGroup {
+  group: string;
+  list: { label: string; combo: string }[];
+}
+
+/** Every shortcut by group, in the table's order: what the help sheet and Settings list. */
+export const shortcutGroups = (): ShortcutGroup[] => {
+  const groups = new Map<string, ShortcutGroup['list']>();
+  for (const s of [...Object.values(shortcuts), ...otherShortcuts])
+    groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
+  return [...groups].map(([group, list]) => ({ group, list }));
+};
 
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 

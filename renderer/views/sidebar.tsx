@@ -6,10 +6,31 @@ import { initials, userName } from '../lib/format';
 import { IconChevron, IconClock, IconFolder, IconInbox, IconList, IconSync } from '../ui/icons';
 import { Menu } from '../ui/menu';
 import { toast } from '../ui/toast';
+import '../styles/nav-space.css';
 
 const same = (a: Route, b: Route) =>
   a.view === b.view &&
-  (a.view !== 'project' || (b.view === 'project' && a.projectId === b.projectId));
+  (a.view !== 'project' || (b.view === 'project' && a.projectId === b.projectId)) &&
+  (a.view !== 'space' || (b.view === 'space' && a.spaceId === b.spaceId));
+
+/** A gear: Settings (drawn here, in the icon set's 16px stroke style). */
+const IconSettings = () => (
+  <svg
+    width="16"
+    height="16"
+    viewBox="0 0 16 16"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="1.5"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+    focusable="false"
+  >
+    <circle cx="8" cy="8" r="2" />
+    <path d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4" />
+  </svg>
+);
 
 function NavItem({
   route,
@@ -20,7 +41,7 @@ function NavItem({
   extra,
 }: {
   route: Route;
-  icon: React.ReactNode;
+  icon?: React.ReactNode;
   label: string;
   count?: number;
   unread?: boolean;
@@ -162,15 +183,19 @@ export function Sidebar() {
       <ul className="nav-tree" aria-label="Spaces and projects">
         {(tree.data?.spaces ?? []).map((s) => (
           <li key={s.spaceId}>
-            <button
-              type="button"
-              className="nav-item"
-              aria-expanded={!closed[s.spaceId]}
-              onClick={() => setClosed((c) => ({ ...c, [s.spaceId]: !c[s.spaceId] }))}
-            >
-              <IconChevron open={!closed[s.spaceId]} />
-              <span className="grow ellipsis">{s.spaceName}</span>
-            </button>
+            {/* The chevron folds the space's projects; its name opens the space's overview. */}
+            <div className="nav-space">
+              <button
+                type="button"
+                className="nav-fold"
+                aria-label={`Projects of ${s.spaceName}`}
+                aria-expanded={!closed[s.spaceId]}
+                onClick={() => setClosed((c) => ({ ...c, [s.spaceId]: !c[s.spaceId] }))}
+              >
+                <IconChevron open={!closed[s.spaceId]} />
+              </button>
+              <NavItem route={{ view: 'space', spaceId: s.spaceId }} label={s.spaceName} />
+            </div>
             {closed[s.spaceId] ? null : (
               <ul className="nav-tree">
                 {s.projects.map((p) => (
@@ -188,6 +213,7 @@ export function Sidebar() {
         ))}
       </ul>
       <div className="sidebar-foot">
+        <NavItem route={{ view: 'settings' }} icon={<IconSettings />} label="Settings" />
         <NavItem route={{ view: 'sync' }} icon={<IconSync />} label="Sync" extra={<SyncBadge />} />
       </div>
     </nav>

@@ -10,6 +10,7 @@ import { TextArea, TextField } from '../ui/field';
 import { IconPlus, IconTrash } from '../ui/icons';
 import { SyncMark } from '../ui/sync-mark';
 import { ProjectDialog } from './project-dialog';
+import '../styles/space-overview.css';
 
 type Deleting =
   | { kind: 'space'; space: SpaceNode }
@@ -55,8 +56,14 @@ export function Spaces() {
                 style={{ background: s.color ?? 'var(--accent)' }}
                 aria-hidden="true"
               />
-              <h2 id={`space-${s.spaceId}`} className="grow">
-                {s.spaceName}
+              <h2 id={`space-${s.spaceId}`} className="grow ellipsis">
+                <button
+                  type="button"
+                  className="link space-link"
+                  onClick={() => useApp.getState().go({ view: 'space', spaceId: s.spaceId })}
+                >
+                  {s.spaceName}
+                </button>
               </h2>
               <SyncMark sync={s.sync} />
               <span className="muted">{(s.spaceMembers ?? []).length} members</span>
