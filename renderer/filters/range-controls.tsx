@@ -55,17 +55,21 @@ export function DateRuleControls({ label, rule, target, ops, clearable, onChange
           </option>
         ))}
       </select>
-      {days.map((day, i) => (
-        <input
-          // biome-ignore lint/suspicious/noArrayIndexKey: at most two fixed inputs
-          key={i}
-          type="date"
-          className="input fb-value"
-          aria-label={`${label}: ${inputName(days.length, i, 'day')}`}
-          value={day}
-          onChange={(e) => rule && onChange(withDay(rule, i, e.target.value))}
-        />
-      ))}
+      {days.length > 0 ? (
+        <div className="fb-values">
+          {days.map((day, i) => (
+            <input
+              // biome-ignore lint/suspicious/noArrayIndexKey: at most two fixed inputs
+              key={i}
+              type="date"
+              className="input fb-value"
+              aria-label={`${label}: ${inputName(days.length, i, 'day')}`}
+              value={day}
+              onChange={(e) => rule && onChange(withDay(rule, i, e.target.value))}
+            />
+          ))}
+        </div>
+      ) : null}
     </>
   );
 }
@@ -98,24 +102,28 @@ export function NumberRuleControls({ label, rule, target, clearable, onChange }:
           </option>
         ))}
       </select>
-      {values.map((value, i) => (
-        <input
-          // biome-ignore lint/suspicious/noArrayIndexKey: at most two fixed inputs
-          key={i}
-          type="number"
-          step="any"
-          inputMode="decimal"
-          className="input fb-value"
-          aria-label={`${label}: ${inputName(values.length, i, 'value')}`}
-          value={Number.isFinite(value) ? value : ''}
-          onChange={(e) =>
-            rule &&
-            onChange(
-              withNumber(rule, i, e.target.value === '' ? Number.NaN : Number(e.target.value)),
-            )
-          }
-        />
-      ))}
+      {values.length > 0 ? (
+        <div className="fb-values">
+          {values.map((value, i) => (
+            <input
+              // biome-ignore lint/suspicious/noArrayIndexKey: at most two fixed inputs
+              key={i}
+              type="number"
+              step="any"
+              inputMode="decimal"
+              className="input fb-value"
+              aria-label={`${label}: ${inputName(values.length, i, 'value')}`}
+              value={Number.isFinite(value) ? value : ''}
+              onChange={(e) =>
+                rule &&
+                onChange(
+                  withNumber(rule, i, e.target.value === '' ? Number.NaN : Number(e.target.value)),
+                )
+              }
+            />
+          ))}
+        </div>
+      ) : null}
     </>
   );
 }
