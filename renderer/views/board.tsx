@@ -1,4 +1,15 @@
-import { useState } from 'react';
+import {
+  DndContext,
+  type DragEndEvent,
+  DragOverlay,
+  KeyboardSensor,
+  PointerSensor,
+  useDraggable,
+  useDroppable,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import { type ReactNode, useState } from 'react';
 import type { BridgeOutput, TaskRow } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
 import { applyEdit } from '../data/edits';
@@ -7,6 +18,15 @@ import { formatDue } from '../lib/dates';
 import { initials, userName } from '../lib/format';
 import { baseStatuses, mergeNames, priorityClass } from '../lib/vocab';
 import { SyncMark } from '../ui/sync-mark';
+import {
+  boardAnnouncements,
+  boardInstructions,
+  type CardData,
+  type ColumnData,
+  columnId,
+  columnStep,
+  nearestColumn,
+} from './board-moves';
 
 type Board = BridgeOutput<'projects.board'>;
 
@@ -41,11 +61,126 @@ const move = (projectId: number, taskId: number, status: string) => {
   void applyEdit({ kind: 'task.update', taskId, patch: { status } });
 };
 
-/** A project's tasks in columns by status; drag a card (or Alt+←/→) to change its status. */
+/** A card's face: the same in its column and under the pointer while it moves. */
+function CardFace({ task }: { task: TaskRow }) {
+  return (
+    <>
+      <span className="card-title">{task.taskTitle}</span>
+      <span className="row card-meta">
+        {task.priority && task.priority !== 'None' ? (
+          <span className={priorityClass(task.priority)}>{task.priority}</span>
+        ) : null}
+        {task.dueDate ? (
+          <span className={`muted${task.overdue ? ' is-overdue' : ''}`}>
+            {formatDue(task.dueDate)}
+          </span>
+        ) : null}
+        <span className="grow" />
+        <SyncMark sync={task.sync} />
+        {(task.owners ?? []).slice(0, 2).map((o) => (
+          <span key={o.userId} className="avatar" title={userName(o)}>
+            {initials(o)}
+          </span>
+        ))}
+      </span>
+    </>
+  );
+}
+
+function BoardCard(props: {
+  task: TaskRow;
+  status: string | null;
+  headingId: string;
+  selected: boolean;
+  /** Alt+←/→: the status one column over, if there is one. */
+  neighbour: (step: -1 | 1) => string | null;
+  onMove: (status: string) => void;
+}) {
+  const { task } = props;
+  const data: CardData = { title: task.taskTitle, status: props.status };
+  const drag = useDraggable({
+    id: task.taskId,
+    data,
+    attributes: { roleDescription: 'card' },
+  });
+  return (
+    <li
+      ref={drag.setNodeRef}
+      className={`card-task${props.selected ? ' is-selected' : ''}${drag.isDragging ? ' is-dragging' : ''}`}
+      data-task-id={task.taskId}
+    >
+      <button
+        ref={drag.setActivatorNodeRef}
+        type="button"
+        className="card-open"
+        {...drag.attributes}
+        {...drag.listeners}
+        aria-describedby={`${drag.attributes['aria-describedby']} ${props.headingId}`}
+        onClick={() => useApp.getState().openTask(task.taskId)}
+        onKeyDown={(e) => {
+          if (e.altKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+            const next = props.neighbour(e.key === 'ArrowLeft' ? -1 : 1);
+            if (next) {
+              e.preventDefault();
+              props.onMove(next);
+            }
+            return;
+          }
+          drag.listeners?.onKeyDown?.(e);
+        }}
+      >
+        <CardFace task={task} />
+      </button>
+    </li>
+  );
+}
+
+function BoardColumn(props: {
+  status: string | null;
+  count: number;
+  index: number;
+  children: ReactNode;
+}) {
+  const drop = useDroppable({
+    id: columnId(props.status ?? ''),
+    data: { status: props.status ?? '' } satisfies ColumnData,
+    disabled: !props.status,
+  });
+  const headingId = `col-${props.index}`;
+  return (
+    <section
+      ref={drop.setNodeRef}
+      className={`board-col${drop.isOver ? ' is-over' : ''}`}
+      aria-labelledby={headingId}
+    >
+      <header className="board-head">
+        <h2 id={headingId}>{props.status ?? 'No status'}</h2>
+        <span className="muted">{props.count}</span>
+      </header>
+      <ul className="board-cards">{props.children}</ul>
+    </section>
+  );
+}
+
+/**
+ * A project's tasks in columns by status. A card moves to another column by pointer drag, by
+ * the keyboard (Space, arrows, Space; dnd-kit says each step to screen readers) or Alt+←/→;
+ * every move is one status edit.
+ */
 export function BoardView({ projectId }: { projectId: number }) {
   const q = useQuery('projects.board', { projectId });
-  const [over, setOver] = useState<string | null>(null);
   const openId = useApp((s) => s.openTaskId);
+  const [dragged, setDragged] = useState<TaskRow | null>(null);
+  const [announcements] = useState(boardAnnouncements);
+  const sensors = useSensors(
+    // A few pixels of travel before a press becomes a drag: a click still opens the task.
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(KeyboardSensor, {
+      coordinateGetter: columnStep,
+      // Enter stays the button's: it opens the task.
+      keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] },
+    }),
+  );
   const board = q.data;
   const statuses = mergeNames(
     baseStatuses,
@@ -68,82 +203,55 @@ export function BoardView({ projectId }: { projectId: number }) {
       </div>
     );
   }
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    setDragged(null);
+    const from = (active.data.current as CardData | undefined)?.status;
+    const to = (over?.data.current as ColumnData | undefined)?.status;
+    if (to && to !== from) move(projectId, Number(active.id), to);
+  };
   return (
-    <div className="board">
-      {columns.map((col, ci) => (
-        <section
-          key={col.status ?? 'none'}
-          className={`board-col${over === col.status ? ' is-over' : ''}`}
-          aria-labelledby={`col-${ci}`}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setOver(col.status);
-          }}
-          onDragLeave={() => setOver(null)}
-          onDrop={(e) => {
-            e.preventDefault();
-            setOver(null);
-            const id = Number(e.dataTransfer.getData('text/x-task-id'));
-            if (id && col.status) move(projectId, id, col.status);
-          }}
-        >
-          <header className="board-head">
-            <h2 id={`col-${ci}`}>{col.status ?? 'No status'}</h2>
-            <span className="muted">{col.count}</span>
-          </header>
-          <ul className="board-cards">
+    <DndContext
+      sensors={sensors}
+      collisionDetection={nearestColumn}
+      accessibility={{
+        announcements,
+        screenReaderInstructions: { draggable: boardInstructions },
+      }}
+      onDragStart={({ active }) =>
+        setDragged(
+          columns.flatMap((c) => c.tasks).find((t) => t.taskId === Number(active.id)) ?? null,
+        )
+      }
+      onDragEnd={onDragEnd}
+      onDragCancel={() => setDragged(null)}
+    >
+      <div className="board">
+        {columns.map((col, ci) => (
+          <BoardColumn key={col.status ?? 'none'} status={col.status} count={col.count} index={ci}>
             {col.tasks.map((t) => (
-              <li
+              <BoardCard
                 key={t.taskId}
-                className={`card-task${openId === t.taskId ? ' is-selected' : ''}`}
-                data-task-id={t.taskId}
-                draggable
-                onDragStart={(e) => {
-                  e.dataTransfer.setData('text/x-task-id', String(t.taskId));
-                  e.dataTransfer.effectAllowed = 'move';
-                }}
-              >
-                <button
-                  type="button"
-                  className="card-open"
-                  aria-describedby={`col-${ci}`}
-                  onClick={() => useApp.getState().openTask(t.taskId)}
-                  onKeyDown={(e) => {
-                    if (!e.altKey || (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight')) return;
-                    const next = columns[ci + (e.key === 'ArrowLeft' ? -1 : 1)];
-                    if (next?.status) {
-                      e.preventDefault();
-                      move(projectId, t.taskId, next.status);
-                    }
-                  }}
-                >
-                  <span className="card-title">{t.taskTitle}</span>
-                  <span className="row card-meta">
-                    {t.priority && t.priority !== 'None' ? (
-                      <span className={priorityClass(t.priority)}>{t.priority}</span>
-                    ) : null}
-                    {t.dueDate ? (
-                      <span className={`muted${t.overdue ? ' is-overdue' : ''}`}>
-                        {formatDue(t.dueDate)}
-                      </span>
-                    ) : null}
-                    <span className="grow" />
-                    <SyncMark sync={t.sync} />
-                    {(t.owners ?? []).slice(0, 2).map((o) => (
-                      <span key={o.userId} className="avatar" title={userName(o)}>
-                        {initials(o)}
-                      </span>
-                    ))}
-                  </span>
-                </button>
-              </li>
+                task={t}
+                status={col.status}
+                headingId={`col-${ci}`}
+                selected={openId === t.taskId}
+                neighbour={(step) => columns[ci + step]?.status ?? null}
+                onMove={(status) => move(projectId, t.taskId, status)}
+              />
             ))}
             {col.count > col.tasks.length ? (
               <li className="muted more">+{col.count - col.tasks.length} more in the list</li>
             ) : null}
-          </ul>
-        </section>
-      ))}
-    </div>
+          </BoardColumn>
+        ))}
+      </div>
+      <DragOverlay dropAnimation={null}>
+        {dragged ? (
+          <div className="card-task card-open is-lifted" aria-hidden="true">
+            <CardFace task={dragged} />
+          </div>
+        ) : null}
+      </DragOverlay>
+    </DndContext>
   );
 }
