@@ -97,6 +97,7 @@ describe('CommandPalette', () => {
     expect(groups).toEqual(['Commands', 'Go to', 'Theme', 'Projects']);
     expect(items.filter((i) => i.label.startsWith(i.group))).toEqual([]);
     expect(items.find((i) => i.label === 'My tasks')?.group).toBe('Go to');
+    expect(items.find((i) => i.label === 'Settings')?.group).toBe('Go to');
     expect(document.activeElement).toBe(within(palette).getByRole('combobox'));
   });
 

@@ -80,6 +80,12 @@ function baseGroups(projects: Command[]): Group[] {
           run: go({ view: 'sync' }),
         },
         { id: 'spaces', label: 'Spaces and projects', run: go({ view: 'spaces' }) },
+        {
+          id: 'settings',
+          label: 'Settings',
+          hint: showCombo(shortcuts.goSettings.combo),
+          run: go({ view: 'settings' }),
+        },
       ],
     },
     {
