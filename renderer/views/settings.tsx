@@ -67,6 +67,37 @@ function ThemeChoice({
   );
 }
 
+/** A select over a few numbers; a value set elsewhere (by hand, an older version) is kept. */
+function NumberChoice({
+  id,
+  value,
+  choices,
+  words,
+  onChange,
+}: {
+  id: string;
+  value: number;
+  choices: readonly number[];
+  words: (n: number) => string;
+  onChange: (n: number) => void;
+}) {
+  const list = choices.includes(value) ? choices : [...choices, value].sort((a, b) => a - b);
+  return (
+    <select
+      id={id}
+      className="input select"
+      value={value}
+      onChange={(e) => onChange(Number(e.target.value))}
+    >
+      {list.map((n) => (
+        <option key={n} value={n}>
+          {words(n)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 const INTERVALS = [15, 30, 60, 120, 300, 900, 1_800, 3_600];
 
 /** "Every 30 seconds", "Every 5 minutes", "Every hour". */
@@ -175,12 +206,6 @@ export function Settings() {
     return () => clearInterval(t);
   }, []);
   if (!value) return <div className="main" aria-busy="true" />;
-  const intervals = INTERVALS.includes(value.syncIntervalSeconds)
-    ? INTERVALS
-    : [...INTERVALS, value.syncIntervalSeconds].sort((a, b) => a - b);
-  const idle = IDLE_CHOICES.includes(value.idleMinutes)
-    ? IDLE_CHOICES
-    : [...IDLE_CHOICES, value.idleMinutes].sort((a, b) => a - b);
   return (
     <div className="main">
       <div className="toolbar">
@@ -210,18 +235,13 @@ export function Settings() {
                 </>
               }
             >
-              <select
+              <NumberChoice
                 id={`${ids}-interval`}
-                className="input select"
                 value={value.syncIntervalSeconds}
-                onChange={(e) => save('sync', { syncIntervalSeconds: Number(e.target.value) })}
-              >
-                {intervals.map((s) => (
-                  <option key={s} value={s}>
-                    {everyWords(s)}
-                  </option>
-                ))}
-              </select>
+                choices={INTERVALS}
+                words={everyWords}
+                onChange={(syncIntervalSeconds) => save('sync', { syncIntervalSeconds })}
+              />
             </SettingRow>
           </Section>
 
@@ -240,18 +260,13 @@ export function Settings() {
               error={errors.idle}
               hint="With a timer running, the desktop app asks whether to keep time you were away."
             >
-              <select
+              <NumberChoice
                 id={`${ids}-idle`}
-                className="input select"
                 value={value.idleMinutes}
-                onChange={(e) => save('idle', { idleMinutes: Number(e.target.value) })}
-              >
-                {idle.map((m) => (
-                  <option key={m} value={m}>
-                    {m === 60 ? '1 hour' : `${m} minutes`}
-                  </option>
-                ))}
-              </select>
+                choices={IDLE_CHOICES}
+                words={(m) => (m === 60 ? '1 hour' : `${m} minutes`)}
+                onChange={(idleMinutes) => save('idle', { idleMinutes })}
+              />
             </SettingRow>
             <GlobalShortcut
               value={value.globalShortcut}
