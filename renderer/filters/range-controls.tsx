@@ -23,6 +23,32 @@ import {
 const inputName = (count: number, i: number, single: string) =>
   count === 2 ? (i === 0 ? 'from' : 'to') : single;
 
+/** The choice of comparison; "" is the clearing choice, offered when `clearLabel` is given. */
+function OpSelect<Op extends string>(props: {
+  label: string;
+  value: Op | undefined;
+  ops: readonly Op[];
+  labels: Record<Op, string>;
+  clearLabel?: string;
+  onChange: (op: Op | '') => void;
+}) {
+  return (
+    <select
+      aria-label={props.label}
+      className="input select fb-op"
+      value={props.value ?? ''}
+      onChange={(e) => props.onChange(e.target.value as Op | '')}
+    >
+      {props.clearLabel ? <option value="">{props.clearLabel}</option> : null}
+      {props.ops.map((op) => (
+        <option key={op} value={op}>
+          {props.labels[op]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 export interface DateRuleProps {
   /** Names the controls for screen readers: "Due date", "Condition 2". */
   label: string;
@@ -39,22 +65,14 @@ export function DateRuleControls({ label, rule, target, ops, clearable, onChange
   const days = rule ? daysOf(rule) : [];
   return (
     <>
-      <select
-        aria-label={`${label}: when`}
-        className="input select fb-op"
-        value={rule?.op ?? ''}
-        onChange={(e) => {
-          const op = e.target.value as DateOp | '';
-          onChange(op === '' ? undefined : withDateOp(rule ?? target, op));
-        }}
-      >
-        {clearable ? <option value="">Any time</option> : null}
-        {ops.map((op) => (
-          <option key={op} value={op}>
-            {dateOpLabels[op]}
-          </option>
-        ))}
-      </select>
+      <OpSelect<DateOp>
+        label={`${label}: when`}
+        value={rule?.op}
+        ops={ops}
+        labels={dateOpLabels}
+        clearLabel={clearable ? 'Any time' : undefined}
+        onChange={(op) => onChange(op === '' ? undefined : withDateOp(rule ?? target, op))}
+      />
       {days.length > 0 ? (
         <div className="fb-values">
           {days.map((day, i) => (
@@ -86,22 +104,14 @@ export function NumberRuleControls({ label, rule, target, clearable, onChange }:
   const values = rule ? numbersOf(rule) : [];
   return (
     <>
-      <select
-        aria-label={`${label}: comparison`}
-        className="input select fb-op"
-        value={rule?.op ?? ''}
-        onChange={(e) => {
-          const op = e.target.value as NumberOp | '';
-          onChange(op === '' ? undefined : withNumberOp(rule ?? target, op));
-        }}
-      >
-        {clearable ? <option value="">Any</option> : null}
-        {numberOps.map((op) => (
-          <option key={op} value={op}>
-            {numberOpLabels[op]}
-          </option>
-        ))}
-      </select>
+      <OpSelect<NumberOp>
+        label={`${label}: comparison`}
+        value={rule?.op}
+        ops={numberOps}
+        labels={numberOpLabels}
+        clearLabel={clearable ? 'Any' : undefined}
+        onChange={(op) => onChange(op === '' ? undefined : withNumberOp(rule ?? target, op))}
+      />
       {values.length > 0 ? (
         <div className="fb-values">
           {values.map((value, i) => (
