@@ -158,7 +158,8 @@ export const axe = async (page: Page) => {
     'utf8',
   );
   // Evaluated through the DevTools protocol: the page's CSP (script-src 'self') stays on.
-  await page.evaluate(source);
+  // Once per document: a run on every view of a session need not parse 500 KB each time.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(source);
   const result = await page.evaluate(async () => {
     const w = window as unknown as {
       axe: {
@@ -172,6 +173,7 @@ export const axe = async (page: Page) => {
     };
     const r = await w.axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+      resultTypes: ['violations'],
     });
     return r.violations.map((v) => ({
       id: v.id,
