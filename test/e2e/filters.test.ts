@@ -144,6 +144,22 @@ describe.sequential('filters: date ranges and number comparisons', () => {
     expect(await noSideScroll()).toEqual({ page: 0, panel: 0 });
     await panel.getByRole('button', { name: 'Add condition' }).scrollIntoViewIfNeeded();
     await screenshot(page, 'filters-1024');
+
+    // Two days side by side still fit the panel, in the dark scheme too.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const start = panel.getByRole('group', { name: 'Start date' });
+    await start.getByRole('combobox', { name: 'Start date: when' }).selectOption('between');
+    await start.getByLabel('Start date: from').fill('2020-01-01');
+    await start.getByLabel('Start date: to').fill('2040-12-31');
+    await expect
+      .poll(async () => (await shown()).total)
+      .toBeLessThanOrEqual(want.pointsAbove.length);
+    expect(await noSideScroll()).toEqual({ page: 0, panel: 0 });
+    await start.scrollIntoViewIfNeeded();
+    await screenshot(page, 'filters-1024-dark');
+    await start.getByRole('combobox', { name: 'Start date: when' }).selectOption('');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expectRows(want.pointsAbove);
   }, 40_000);
 
   it('a saved view keeps "this week" and the comparison', async () => {
