@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { BridgeResponse } from '../../shared/bridge/define';
 import type { BridgeEndpoint } from './endpoint';
-import { hostOpensLogsFolder } from './open-logs';
+import { hostOpensFolders } from './open-logs';
 
 const host = (answer: BridgeResponse): BridgeEndpoint => ({
   call: async () => answer,
   subscribe: () => () => {},
 });
 
-describe('hostOpensLogsFolder', () => {
+describe('hostOpensFolders', () => {
   it('opens the folder the host names and answers opened', async () => {
     const opened: string[] = [];
-    const endpoint = hostOpensLogsFolder(
+    const endpoint = hostOpensFolders(
       host({ ok: true, value: { path: '/data/logs', opened: false } }),
       async (p) => {
         opened.push(p);
@@ -27,7 +27,7 @@ describe('hostOpensLogsFolder', () => {
 
   it('opens the data folder the same way', async () => {
     const opened: string[] = [];
-    const endpoint = hostOpensLogsFolder(
+    const endpoint = hostOpensFolders(
       host({ ok: true, value: { path: '/data', opened: false } }),
       async (p) => {
         opened.push(p);
@@ -42,7 +42,7 @@ describe('hostOpensLogsFolder', () => {
   });
 
   it('a failed open keeps opened false; other methods pass through untouched', async () => {
-    const endpoint = hostOpensLogsFolder(
+    const endpoint = hostOpensFolders(
       host({ ok: true, value: { path: '/data/logs', opened: false } }),
       async () => 'no file manager',
     );
@@ -50,7 +50,7 @@ describe('hostOpensLogsFolder', () => {
       ok: true,
       value: { path: '/data/logs', opened: false },
     });
-    const other = hostOpensLogsFolder(host({ ok: true, value: 42 }), async () => {
+    const other = hostOpensFolders(host({ ok: true, value: 42 }), async () => {
       throw new Error('not called');
     });
     expect(await other.call('tasks.list', {})).toEqual({ ok: true, value: 42 });

@@ -15,7 +15,7 @@ const FOLDER_METHODS: ReadonlySet<string> = new Set<BridgeMethod>([
  * and names the folder, this side opens it in the file manager (`shell.openPath`, which answers
  * an error message or '').
  */
-export const hostOpensLogsFolder = (
+export const hostOpensFolders = (
   endpoint: BridgeEndpoint,
   openPath: (path: string) => Promise<string>,
 ): BridgeEndpoint => ({

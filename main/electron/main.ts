@@ -19,7 +19,7 @@ import {
   shell,
 } from 'electron';
 import { DisposableStore } from '../../shared/lifecycle';
-import { hostOpensLogsFolder } from '../bridge/open-logs';
+import { hostOpensFolders } from '../bridge/open-logs';
 import { startWorkerHost, type WorkerHost } from '../host/worker-host';
 import { desktopSessionFile, replicasDir } from '../services/data-layout';
 import { type LogFile, logFileIn, logsDir } from '../services/log-file';
@@ -161,7 +161,7 @@ async function launch(): Promise<void> {
   );
   const bridge = host;
   // The window, tray and notices call through this: attachments open with the system's app.
-  const endpoint = hostOpensLogsFolder(
+  const endpoint = hostOpensFolders(
     hostOpensAttachments(bridge, {
       openPath: (file) => shell.openPath(file),
       showItemInFolder: (file) => shell.showItemInFolder(file),
