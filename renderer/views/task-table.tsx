@@ -116,7 +116,12 @@ export function TaskTable(props: TaskTableProps) {
   const virtualizer = useVirtualizer({
     count: total,
     getScrollElement: () => parent.current,
-    estimateSize: () => ROW,
+    // A row that starts a group carries its header: estimated as tall as it will measure, so
+    // rows do not jump (nor move under a click) when they are drawn after a scroll.
+    estimateSize: (i) => {
+      const t = pages.rowAt(i);
+      return ROW + (t && groupHeaderAt(grouping, t, pages.rowAt(i - 1), i, today) ? HEADER : 0);
+    },
     overscan: OVERSCAN,
   });
   const items = virtualizer.getVirtualItems();
@@ -364,7 +369,7 @@ function groupHeaderAt(
   prev: TaskRow | undefined,
   index: number,
   today: number,
-  dueCounts: Partial<Record<DueGroup, number>> | undefined,
+  dueCounts?: Partial<Record<DueGroup, number>>,
 ): GroupHeader | null {
   if (grouping === 'status')
     return index === 0 || (prev && prev.status !== t.status)
