@@ -1,5 +1,6 @@
-import { memo, useCallback, useEffect, useState } from 'react';
-import type { AttachmentRow, BridgeFailedEdit } from '../../shared/bridge';
+import { Fragment, memo, useCallback, useEffect, useState } from 'react';
+import type { UserRef } from '../../shared/api/common';
+import type { AttachmentRow, BridgeFailedEdit, TaskPath } from '../../shared/bridge';
 import type { EditCommand } from '../../shared/edits/commands';
 import { useApp } from '../data/app-store';
 import { bridge } from '../data/bridge';
@@ -16,9 +17,11 @@ import { SyncMark } from '../ui/sync-mark';
 import { toast } from '../ui/toast';
 import { Attachments } from './attachments';
 import { Checklist } from './checklist';
+import { mentionParts } from './mentions';
 import { FailedEditRow } from './sync-panel';
 import { DescriptionField, TaskProperties, TitleField } from './task-fields';
 import { MissingTask } from './task-missing';
+import { followPath, pathParts } from './task-path';
 import { TimerControls } from './timer-controls';
 
 const edit = (cmd: EditCommand) => void applyEdit(cmd);
@@ -92,15 +95,6 @@ export function TaskDetail({ taskId }: { taskId: number }) {
       <div className="detail-head">
         <span className={statusClass(task.status)}>{task.status ?? 'No status'}</span>
         <SyncMark sync={task.sync} />
-        {task.parentTaskId ? (
-          <button
-            type="button"
-            className="link"
-            onClick={() => useApp.getState().openTask(task.parentTaskId!)}
-          >
-            ↑ Parent task
-          </button>
-        ) : null}
         {/* The title stays in sight while the body scrolls (adding checklist items, files). */}
         <span className="grow ellipsis detail-head-title" aria-hidden="true">
           {titleHidden ? task.taskTitle : ''}
@@ -137,6 +131,7 @@ export function TaskDetail({ taskId }: { taskId: number }) {
           </div>
         ) : null}
         <div ref={titleRef}>
+          <TaskPathNav path={d.path} />
           <TitleFieldM task={task} onPatch={patch} />
         </div>
         <p className="muted meta">
@@ -160,7 +155,7 @@ export function TaskDetail({ taskId }: { taskId: number }) {
           onOpen={openLater}
         />
         <TimerControlsM taskId={task.taskId} timers={d.timers} onEdit={edit} />
-        <Comments taskId={task.taskId} />
+        <Comments taskId={task.taskId} people={userList} />
       </div>
       <ConfirmDialog
         open={confirmDelete}
@@ -256,7 +251,49 @@ const Subtasks = memo(function Subtasks({
   );
 });
 
-const Comments = memo(function Comments({ taskId }: { taskId: number }) {
+/** Space › Project › parent task, each a way there (the task stays open beside it). */
+const TaskPathNav = memo(function TaskPathNav({ path }: { path: TaskPath }) {
+  return (
+    <nav className="task-path" aria-label="Where this task is">
+      <ol>
+        {pathParts(path).map((p) => (
+          <li key={p.kind}>
+            <button type="button" className="link ellipsis" onClick={() => followPath(p)}>
+              {p.label}
+            </button>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+});
+
+/** A comment's text, its mentions by the person's name (the email they were written with on hover). */
+function CommentText({ text, people }: { text: string; people: readonly UserRef[] }) {
+  return (
+    <p>
+      {mentionParts(text, people).map((part, i) =>
+        'text' in part ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text, in order
+          <Fragment key={i}>{part.text}</Fragment>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text, in order
+          <span key={i} className="mention" title={part.written.slice(1)}>
+            @{userName(part.mention)}
+          </span>
+        ),
+      )}
+    </p>
+  );
+}
+
+const Comments = memo(function Comments({
+  taskId,
+  people,
+}: {
+  taskId: number;
+  people: readonly UserRef[];
+}) {
   const q = useQuery('comments.list', { taskId });
   return (
     <section className="section" aria-labelledby="comments-h">
@@ -285,7 +322,7 @@ const Comments = memo(function Comments({ taskId }: { taskId: number }) {
                 <strong>{c.createdBy ? userName(c.createdBy) : 'Someone'}</strong>
                 <span className="muted">{ago(Date.parse(c.createdTime))}</span>
               </div>
-              <p>{c.content}</p>
+              <CommentText text={c.content} people={people} />
             </li>
           ))}
         </ul>

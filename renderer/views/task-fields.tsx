@@ -14,7 +14,8 @@ type Patch = Extract<EditCommand, { kind: 'task.update' }>['patch'];
 /**
  * A text input that saves on blur or Enter and shows the stored value otherwise. A value
  * `validate` refuses is not saved: Enter keeps editing with the problem shown below, leaving
- * the field puts the stored value back and says it was not changed; Escape reverts.
+ * the field puts the stored value back and says it was not changed; Escape reverts. `wrap`:
+ * one line of text that wraps (a growing textarea; Enter saves, it never adds a newline).
  */
 function CommitInput({
   value,
@@ -22,10 +23,12 @@ function CommitInput({
   label,
   className = 'inline-input',
   multiline,
+  wrap,
   id,
   validate,
 }: {
   id?: string;
+  wrap?: boolean;
   value: string;
   onCommit: (v: string) => void;
   label: string;
@@ -62,6 +65,26 @@ function CommitInput({
       {error}
     </div>
   ) : null;
+  // One line, typed or wrapped: a pasted newline becomes a space.
+  const line = {
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      const text = e.target.value.replace(/[\r\n]+/g, ' ');
+      setDraft(text);
+      if (error) setError(validate?.(text) ?? null);
+    },
+    onKeyDown: (e: React.KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+      if (e.key === 'Enter') {
+        if (wrap) e.preventDefault();
+        if (!check()) e.currentTarget.blur();
+      }
+      if (e.key === 'Escape' && (draft !== value || error)) {
+        // The first Escape undoes the edit; the next one closes the task as usual.
+        e.preventDefault();
+        setDraft(value);
+        setError(null);
+      }
+    },
+  };
   return multiline ? (
     <textarea
       {...common}
@@ -71,22 +94,7 @@ function CommitInput({
     />
   ) : (
     <>
-      <input
-        {...common}
-        onChange={(e) => {
-          setDraft(e.target.value);
-          if (error) setError(validate?.(e.target.value) ?? null);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && !check()) e.currentTarget.blur();
-          if (e.key === 'Escape' && (draft !== value || error)) {
-            // The first Escape undoes the edit; the next one closes the task as usual.
-            e.preventDefault();
-            setDraft(value);
-            setError(null);
-          }
-        }}
-      />
+      {wrap ? <textarea {...common} {...line} rows={1} /> : <input {...common} {...line} />}
       {problem}
     </>
   );
@@ -97,6 +105,7 @@ export function TitleField({ task, onPatch }: { task: TaskRow; onPatch: (p: Patc
     <CommitInput
       label="Title"
       className="inline-input title-input"
+      wrap
       value={task.taskTitle}
       validate={titleProblem}
       onCommit={(v) => onPatch({ taskTitle: v.trim() })}
