@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dueGroupOf } from '../../../shared/due-groups';
 import type { TaskFilter } from '../../../shared/filters';
 import { DAY, NOW, openTestReplica, seedReplica, type TestReplica } from './read.fixture';
@@ -47,29 +47,6 @@ describe('taskPaths', () => {
       space: { spaceId: 10, name: 'Product' },
       project: { projectId: 100, name: 'Alpha launch' },
     });
-  });
-
-  it('reads by primary key: no scan of tasks, projects or spaces', () => {
-    const fresh = openTestReplica();
-    try {
-      seedReplica(fresh.replica);
-      const db = fresh.replica.db;
-      const seen: string[] = [];
-      const real = db.prepare.bind(db);
-      const spy = vi.spyOn(db, 'prepare').mockImplementation(((sql: string) => {
-        seen.push(sql);
-        return real(sql);
-      }) as typeof db.prepare);
-      taskPaths(db, [1, 5]);
-      spy.mockRestore();
-      expect(seen).toHaveLength(1);
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${seen[0]}`).all('[1]') as { detail: string }[])
-        .map((r) => r.detail)
-        .filter((d) => /^SCAN (t|p|pr|s)\b/.test(d));
-      expect(plan).toEqual([]);
-    } finally {
-      fresh.close();
-    }
   });
 });
 

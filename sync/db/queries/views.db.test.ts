@@ -20,7 +20,8 @@ import {
   without,
 } from './read.fixture';
 import { searchTasks } from './search';
-import { listTasks, readTask, readTasks, type TaskScope } from './tasks-read';
+import { dueGroupCounts, taskPaths } from './task-context';
+import { listTasks, readTask, readTasks, type TaskScope, taskWhere } from './tasks-read';
 import { writeAttachment } from './tasks-write';
 import { myTasks, projectBoard, readProjectAttachments, statusCounts, taskDetail } from './views';
 
@@ -279,6 +280,8 @@ describe('query plans: no view reads a whole table (100k tasks must stay fast)',
     const plans = plansOf((db) => {
       readTasks(db, [1, 2, 5], NOW);
       taskDetail(db, 1, NOW);
+      taskPaths(db, [1, 5, 13]);
+      dueGroupCounts(db, taskWhere({ kind: 'owned', userId: 1 }, { pending: true }, NOW), NOW);
       projectBoard(db, 100, NOW);
       myTasks(db, 1, NOW);
       listProjects(db, 10, q, NOW);
