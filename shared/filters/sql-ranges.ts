@@ -13,6 +13,7 @@ import {
   type DateCondition,
   type DateRule,
   type DayClock,
+  dayClockOf,
   daySpan,
   momentColumns,
   type NumberCondition,
@@ -99,10 +100,12 @@ function numberSql(c: NumberCondition, refs: RangeRefs): SqlFragment {
   return positive(c.op === 'between' ? c : { op: c.op, value: c.value });
 }
 
-/** The range conditions of a filter as WHERE parts, resolved against `clock`. */
-export function rangeParts(filter: RangeFilter, refs: RangeRefs, clock: DayClock): SqlFragment[] {
-  return [
-    ...(filter.dates ?? []).map((c) => dateSql(c, refs, clock)),
-    ...(filter.numbers ?? []).map((c) => numberSql(c, refs)),
-  ];
+/** The range conditions of a filter as WHERE parts, days resolved against `nowMs`. */
+export function rangeParts(filter: RangeFilter, refs: RangeRefs, nowMs: number): SqlFragment[] {
+  const dates = filter.dates ?? [];
+  const numbers = filter.numbers ?? [];
+  if (dates.length === 0 && numbers.length === 0) return [];
+  // Only now: reading the process's zone costs more than the rest of a plain filter.
+  const clock = dayClockOf(filter, nowMs);
+  return [...dates.map((c) => dateSql(c, refs, clock)), ...numbers.map((c) => numberSql(c, refs))];
 }

@@ -41,7 +41,7 @@
  */
 import type { SortKey } from './paging';
 import type { ProjectFilter } from './project-filter';
-import { dayClockOf, type RangeFilter } from './ranges';
+import type { RangeFilter } from './ranges';
 import { type CustomFieldsSqlShape, compileCustomFieldCondition } from './sql-custom-fields';
 import {
   AliasPool,
@@ -278,7 +278,7 @@ export function compileTaskFilter(
     parts.push(compileCustomFieldCondition(cond, shape, id, aliases, nowMs));
   }
   const ranges = { column: col, customFields: { shape, itemIdRef: id, aliases } };
-  parts.push(...rangeParts(filter, ranges, dayClockOf(filter, nowMs)));
+  parts.push(...rangeParts(filter, ranges, nowMs));
   return and(parts);
 }
 
@@ -312,7 +312,7 @@ export function compileProjectFilter(
       childIn(aliases, id, { table: m.table, parentId: m.projectId }, m.userId, members, intIn),
     );
   }
-  parts.push(...rangeParts(filter, { column: col }, dayClockOf(filter, nowMs)));
+  parts.push(...rangeParts(filter, { column: col }, nowMs));
   return and(parts);
 }
 
