@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { navButton, openDemoSession, secondaryViews } from './demo-session';
 import { readServerRows } from './server-rows';
-import { type AppFixture, axe, launchChromium, screenshot, startApp, stopAll } from './support';
+import { type AppFixture, axe, screenshot, stopAll } from './support';
 
 /**
  * Accessibility in one demo session: axe (WCAG A/AA, serious and critical) on every main
@@ -13,17 +14,10 @@ describe.sequential('accessibility of the main views', () => {
   let app: AppFixture;
   let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   beforeAll(async () => {
-    app = await startApp();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(app.web.url);
-    await page.getByRole('button', { name: 'Try the demo' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 90_000 });
+    ({ app, browser, page, errors } = await openDemoSession());
     await page.getByRole('grid', { name: 'My tasks' }).waitFor();
   }, 120_000);
 
@@ -35,10 +29,7 @@ describe.sequential('accessibility of the main views', () => {
   afterAll(() => stopAll(browser, app));
 
   const project = 'Mobile App Redesign';
-  const nav = (name: string) =>
-    page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: new RegExp(`^${name}`) });
+  const nav = (name: string) => navButton(page, name);
   const detail = () => page.getByRole('complementary', { name: /^Task:/ });
   const layout = (name: 'List' | 'Board') =>
     page.getByRole('radiogroup', { name: 'Layout' }).locator('label').filter({ hasText: name });
@@ -49,7 +40,8 @@ describe.sequential('accessibility of the main views', () => {
     await page.keyboard.press('Escape');
   };
 
-  const views: { name: string; open: () => Promise<void> }[] = [
+  /** Built once signed in: the openers hold the page. */
+  const mainViews = (): { name: string; open: () => Promise<void> }[] => [
     {
       name: 'my-tasks',
       open: async () => {
@@ -81,34 +73,7 @@ describe.sequential('accessibility of the main views', () => {
         await page.locator('.board-col [data-task-id]').first().waitFor();
       },
     },
-    {
-      name: 'inbox',
-      open: async () => {
-        await nav('Inbox').click();
-        await page.getByRole('list', { name: 'Notifications' }).waitFor();
-      },
-    },
-    {
-      name: 'timesheet',
-      open: async () => {
-        await nav('Timesheet').click();
-        await page.getByRole('img', { name: /Hours per day/ }).waitFor();
-      },
-    },
-    {
-      name: 'sync',
-      open: async () => {
-        await nav('Sync').click();
-        await page.getByTestId('sync-state').waitFor();
-      },
-    },
-    {
-      name: 'spaces',
-      open: async () => {
-        await page.getByRole('button', { name: 'Manage' }).click();
-        await page.getByRole('heading', { name: 'Spaces and projects' }).waitFor();
-      },
-    },
+    ...Object.entries(secondaryViews(page)).map(([name, open]) => ({ name, open })),
     {
       name: 'palette',
       open: async () => {
@@ -137,7 +102,7 @@ describe.sequential('accessibility of the main views', () => {
       for (const scheme of ['light', 'dark'] as const) {
         await page.setViewportSize({ width, height });
         await page.emulateMedia({ colorScheme: scheme });
-        for (const v of views) {
+        for (const v of mainViews()) {
           await v.open();
           for (const x of await axe(page))
             found.push(`${width} ${scheme} ${v.name}: ${x.id} ${x.targets.join(' ')}`);
@@ -148,7 +113,7 @@ describe.sequential('accessibility of the main views', () => {
     }
     expect(found).toEqual([]);
     expect(errors).toEqual([]);
-    // 40 axe runs and screenshots: 69 s measured at load average 13 on 2 cores.
+    // 40 axe runs and screenshots: 46-69 s measured at load average 9-13 on 2 cores.
   }, 150_000);
 
   const focused = () =>
