@@ -117,8 +117,9 @@ const customFieldConditions = z
   });
 
 /**
- * The spec's task filters (shared/filters TaskFilter) as JSON rather than query text. Dates are
- * epoch ms and match the same UTC day, as on the server.
+ * The spec's task filters (shared/filters TaskFilter) as JSON rather than query text. Its dates
+ * are epoch ms and match the same UTC day, as on the server; `dates` and `numbers` are the
+ * app's day rules and comparisons (shared/filters/ranges), saved with views.
  */
 export const taskFilter = z
   .strictObject({
