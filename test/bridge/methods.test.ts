@@ -63,6 +63,21 @@ describe('bridge reads over HTTP (demo data, real engine)', () => {
       })),
     );
 
+    // The overview: the space's projects, each counting the top-level tasks its list shows.
+    const overview = await call('spaces.overview', { spaceId: withProjects?.spaceId ?? 0 });
+    expect(overview?.projects.map((p) => p.projectId)).toEqual(
+      withProjects?.projects.map((p) => p.projectId),
+    );
+    const first = overview?.projects[0];
+    const listed = (filter: { pending?: boolean; overdue?: boolean }) =>
+      call('tasks.list', { scope: { kind: 'project', projectId }, filter, limit: 1 });
+    expect(first?.tasks).toEqual({
+      total: (await listed({})).total,
+      done: (await listed({ pending: false })).total,
+      overdue: (await listed({ overdue: true })).total,
+    });
+    expect(await call('spaces.overview', { spaceId: 987654 })).toBeNull();
+
     const got = await call('projects.get', { projectId });
     expect(got?.projectName).toBe(project?.projectName);
     expect(await call('projects.get', { projectId: 987654 })).toBeNull();
@@ -261,6 +276,7 @@ describe('bridge reads over HTTP (demo data, real engine)', () => {
     const r = await call('app.openLogsFolder', {});
     expect(r).toEqual({ path: join(f.dataDir, 'logs'), opened: false });
     expect(existsSync(r.path)).toBe(true);
+    expect(await call('app.openDataFolder', {})).toEqual({ path: f.dataDir, opened: false });
   });
 
   it('every method of the contract is called: reads above, the rest in edits-sync.test.ts', () => {
