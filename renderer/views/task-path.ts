@@ -11,12 +11,16 @@ export interface PathPart {
 
 /**
  * Space › Project › parent task, in plain words: a task in no project is one of the user's
- * personal tasks. A project's space is listed with its projects on the Spaces page.
+ * personal tasks. The space leads to its overview, the project to its list.
  */
 export function pathParts(path: TaskPath): PathPart[] {
   const parts: PathPart[] = [];
   if (path.space)
-    parts.push({ kind: 'space', label: path.space.name, to: { route: { view: 'spaces' } } });
+    parts.push({
+      kind: 'space',
+      label: path.space.name,
+      to: { route: { view: 'space', spaceId: path.space.spaceId } },
+    });
   if (path.project)
     parts.push({
       kind: 'project',

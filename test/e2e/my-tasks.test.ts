@@ -3,7 +3,8 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AppFixture, axe, launchChromium, screenshot, startApp, stopAll } from './support';
+import { navButton, openDemoSession } from './demo-session';
+import { type AppFixture, axe, screenshot, stopAll } from './support';
 
 const sizes = [
   [1440, 900],
@@ -51,20 +52,10 @@ describe.sequential('My tasks: due groups, paths, the detail’s path, long titl
   let app: AppFixture;
   let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   beforeAll(async () => {
-    app = await startApp();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(`${m.text()} ${m.location().url}`);
-    });
-    await page.goto(app.web.url);
-    await page.getByRole('button', { name: 'Try the demo' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 90_000 });
+    ({ app, browser, page, errors } = await openDemoSession());
     await grid().locator('[data-task-id]').first().waitFor();
   }, 120_000);
 
@@ -77,10 +68,6 @@ describe.sequential('My tasks: due groups, paths, the detail’s path, long titl
 
   const grid = () => page.getByRole('grid', { name: 'My tasks' });
   const detail = () => page.getByRole('complementary', { name: /^Task:/ });
-  const nav = (name: string) =>
-    page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('button', { name: new RegExp(`^${name}`) });
   const titleBox = () => detail().getByRole('textbox', { name: 'Title' });
   const pageScroll = () =>
     page.evaluate(
@@ -88,7 +75,7 @@ describe.sequential('My tasks: due groups, paths, the detail’s path, long titl
     );
   const openMyTasks = async () => {
     await page.keyboard.press('Escape');
-    await nav('My tasks').click();
+    await navButton(page, 'My tasks').click();
     await grid().locator('[data-task-id]').first().waitFor();
   };
 
@@ -205,7 +192,7 @@ describe.sequential('My tasks: due groups, paths, the detail’s path, long titl
     await path.getByRole('button', { name: project, exact: true }).click();
     await page.getByRole('grid', { name: project }).waitFor();
     await path.getByRole('button', { name: space, exact: true }).click();
-    await expect.poll(() => page.getByRole('heading', { name: space }).count()).toBeGreaterThan(0);
+    await page.getByRole('heading', { level: 1, name: space }).waitFor();
     expect(await pageScroll()).toBeLessThanOrEqual(0);
   }, 30_000);
 
