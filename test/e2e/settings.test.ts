@@ -1,32 +1,23 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type AppFixture, axe, launchChromium, screenshot, startApp, stopAll } from './support';
+import { openDemoSession, secondaryViews } from './demo-session';
+import { type AppFixture, axe, screenshot, stopAll } from './support';
 
 /**
  * Settings and the space overview in one demo session: the theme applies at once and comes
  * back after a reload, the sync interval reaches the host, the shortcut list is the key
  * table's; a space's overview counts its projects' tasks and links into each project; at
- * 1440×900 and 1024×768, light and dark, neither page scrolls sideways (screenshots in
- * test-results/settings-*.png and space-overview-*.png).
+ * 1440×900 and 1024×768, light and dark, Settings, the overview and Spaces fit the width (in
+ * test-results/settings-*.png, space-overview-*.png and spaces-*.png).
  */
 describe.sequential('Settings and the space overview', () => {
   let app: AppFixture;
   let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   beforeAll(async () => {
-    app = await startApp();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(`${m.text()} ${m.location().url}`);
-    });
-    await page.goto(app.web.url);
-    await page.getByRole('button', { name: 'Try the demo' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 90_000 });
+    ({ app, browser, page, errors } = await openDemoSession());
   }, 120_000);
 
   afterEach(async (ctx) => {
@@ -120,8 +111,7 @@ describe.sequential('Settings and the space overview', () => {
         await page.getByRole('table', { name: 'Projects of Marketing' }).waitFor();
         if ((await sideways()) > 0) bad.push(`overview ${scheme}: ${await sideways()}px`);
         await screenshot(page, `space-overview-${width}-${scheme}`);
-        await page.getByRole('button', { name: 'Manage' }).click();
-        await page.getByRole('heading', { name: 'Spaces and projects' }).waitFor();
+        await secondaryViews(page).spaces();
         if ((await sideways()) > 0) bad.push(`spaces ${scheme}: ${await sideways()}px`);
         await screenshot(page, `spaces-${width}-${scheme}`);
       }
