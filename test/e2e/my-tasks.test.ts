@@ -167,6 +167,9 @@ describe.sequential('My tasks: due groups, paths, the detail’s path, long titl
     await expect
       .poll(() => grid().locator('[aria-selected="true"]').getAttribute('data-task-id'))
       .toBe(lastOfFirst);
+    await page.keyboard.press('Enter');
+    const title = await grid().locator(`[data-task-id="${lastOfFirst}"] .tt-open`).textContent();
+    await expect.poll(() => titleBox().inputValue()).toBe(title);
   }, 40_000);
 
   it('the detail’s path leads to the parent task, the project and the space', async () => {
