@@ -133,7 +133,7 @@ function Members({ overview }: { overview: Overview }) {
             <span className="avatar" aria-hidden="true">
               {initials(user)}
             </span>
-            <span className="grow ellipsis">{userName(user)}</span>
+            <span className="ellipsis">{userName(user)}</span>
             {m.spaceRole?.spaceRoleName ? (
               <span className="muted small">{m.spaceRole.spaceRoleName}</span>
             ) : null}
