@@ -143,6 +143,20 @@ describe('FilterBuilder', () => {
     expect(cleanFilter(seen.value).dates).toEqual([{ column: 'dueDate', op: 'today' }]);
   });
 
+  it('shows a date condition saved before day rules as it was saved', () => {
+    const saved = {
+      customFields: [{ field: 'Launch', condition: 'BEFORE', value: [Date.UTC(2026, 2, 1)] }],
+    };
+    const seen = { value: {} as FilterValue };
+    render(<Harness seen={seen} initial={saved} />);
+    expect(screen.getByRole('combobox', { name: 'Condition 1: condition' })).toHaveProperty(
+      'value',
+      'BEFORE',
+    );
+    expect(screen.getByLabelText('Condition 1: value')).toHaveProperty('value', '2026-03-01');
+    expect(cleanFilter(seen.value)).toEqual(saved);
+  });
+
   it('switches a condition to a text field with text conditions and removes it', async () => {
     const user = userEvent.setup();
     const seen = { value: {} as FilterValue };
