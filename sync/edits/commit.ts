@@ -22,9 +22,10 @@ import {
   parseEntityKey,
 } from '../outbox';
 import { applyEffect } from './effects';
+import { entityState, modifiedTimeOf } from './entities';
 import { changedFields } from './merge';
 import { entitiesOf, type RowSet, snapshotRows, withEntityRows } from './snapshot';
-import { EditError, entityState, modifiedTimeOf } from './state';
+import { EditError } from './state';
 
 /**
  * An edit's `base`: the server's copy of the entity before its first pending edit. `state` is

@@ -4,6 +4,7 @@
  * - `reapplyPending` / `installRebase`: queued edits go back on top of every server write
  *   (per-field last writer wins, conflict when the server deleted the entity); call
  *   `reapplyPending(db, new Set([row.entity]), { now })` after `retryFailed` to show the edit again;
+ * - `applyAnswer`: the server's answer to a sent edit, written (the pusher's);
  * - `rollBack`: a refused or discarded edit gives the server's rows back;
  * - `recreate`: an edit of something deleted on the server becomes a create;
  * - `timerTruth` / `forgetTimerTruth`: what the user saw of a timer, for `updateTimer`.
@@ -16,6 +17,8 @@
  * - pause, resume, stop: `{ at }`, when the user pressed (the API client sends only the
  *   schema's fields: nothing for pause and resume, `{}` for stop).
  */
+
+export { applyAnswer } from './answers';
 export type { EditContext } from './apply';
 export { applyEdit } from './apply';
 export type { EditBase } from './commit';

@@ -26,6 +26,7 @@ import {
 } from '../outbox';
 import { select } from '../outbox/rows';
 import { type EditBase, isEditBase, snapshotBase } from './commit';
+import { entityExists, entityState } from './entities';
 import {
   changedFields,
   type Edited,
@@ -35,7 +36,7 @@ import {
   same,
 } from './merge';
 import { reapplyRow, rowsToReapply } from './reapply';
-import { currentId, entityExists, entityState } from './state';
+import { currentId } from './state';
 import { refreshCounts } from './write-tasks';
 
 const kindOfKey = (key: string) => key.slice(0, key.lastIndexOf(':'));

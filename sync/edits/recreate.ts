@@ -14,8 +14,6 @@ import {
   type EntityKey,
   entityKey,
   getMutation,
-  type Json,
-  type JsonObject,
   kindSpec,
   type MutationKind,
   mutationsOfEntity,
@@ -23,82 +21,22 @@ import {
   parseEntityKey,
   type QueuedMutation,
 } from '../outbox';
-import { commitEdit, isEditBase } from './commit';
-import { applyEffect } from './effects';
+import { commitEdit } from './commit';
+import { applyDeleteEffect } from './effects';
+import { entityExists } from './entities';
+import { type CreatePlan, entityModule } from './kinds';
 import { reapplyRows } from './reapply';
-import { EditError, entityExists } from './state';
-
-interface CreatePlan {
-  kind: MutationKind;
-  operationId: string;
-  path: Record<string, number>;
-  body: JsonObject;
-  /** An update to send after the create (a ticked item is created unticked). */
-  followUp?: { operationId: string; body: JsonObject };
-}
-
-const pick = (path: Record<string, number>, names: readonly string[]) =>
-  Object.fromEntries(names.flatMap((n) => (path[n] === undefined ? [] : [[n, path[n] as number]])));
-
-const taskCreates: Record<string, [string, string[]]> = {
-  updateTask: ['createTask', []],
-  updateProjectTask: ['createProjectTask', ['spaceId', 'projectId']],
-  updatePersonalSubtask: ['createPersonalSubtask', ['parentTaskId']],
-  updateSubtask: ['createProjectSubtask', ['spaceId', 'projectId', 'taskId']],
-};
-
-const obj = (v: Json): JsonObject =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? v : {};
+import { EditError } from './state';
 
 /** The create that brings back what `row` (the entity's latest full state) describes. */
 const createFor = (row: QueuedMutation, conflict: QueuedMutation): CreatePlan => {
-  const body = obj(row.body);
-  switch (row.kind) {
-    case 'task.update': {
-      const [operationId, keep] = taskCreates[row.operationId] ?? ['createTask', []];
-      return { kind: 'task.create', operationId, path: pick(row.path, keep), body };
-    }
-    case 'checklist.update': {
-      const sub = row.operationId === 'updateCheckListForSubtask';
-      const create = { name: body.name ?? '', assigneeId: body.assigneeId ?? null };
-      return {
-        kind: 'checklist.create',
-        operationId: sub ? 'createCheckListForSubtask' : 'createCheckListForTask',
-        path: pick(row.path, sub ? ['taskId', 'subtaskId'] : ['taskId']),
-        body: create,
-        ...(body.completed === true
-          ? {
-              followUp: {
-                operationId: sub ? 'updateCheckListForSubtask' : 'updateCheckListForTask',
-                body,
-              },
-            }
-          : {}),
-      };
-    }
-    case 'project.update':
-      return {
-        kind: 'project.create',
-        operationId: 'createProject',
-        path: pick(row.path, ['spaceId']),
-        body,
-      };
-    case 'space.update': {
-      // SpaceUpdateRequest has no color: the one the space had comes from the base.
-      const base = conflict.base;
-      const color = isEditBase(base) ? base.rows.spaces?.[0]?.color : undefined;
-      return {
-        kind: 'space.create',
-        operationId: 'createSpace',
-        path: {},
-        body: typeof color === 'string' ? { ...body, color } : body,
-      };
-    }
-    default:
-      throw new EditError(
-        `a ${kindSpec(row.kind).entity} deleted on the server cannot be recreated from an edit (${row.kind}): discard the edit`,
-      );
-  }
+  const { entity } = kindSpec(row.kind);
+  const recreate = entityModule(entity).recreate;
+  if (!recreate || kindSpec(row.kind).effect !== 'update')
+    throw new EditError(
+      `a ${entity} deleted on the server cannot be recreated from an edit (${row.kind}): discard the edit`,
+    );
+  return recreate(row, conflict);
 };
 
 /** Rows of other entities that name `from` now name `to` (path parameters, depends_on). */
@@ -138,17 +76,7 @@ export const recreate = (db: Sqlite, mutationId: number, now: number): EditResul
     for (const r of rows) discard(db, r.mutationId);
     const { kind: entity, id: oldId } = parseEntityKey(conflict.entity);
     // The server deleted it: whatever the replica still shows of it goes (a pull would).
-    applyEffect(
-      db,
-      {
-        kind: `${entity}.delete` as MutationKind,
-        operationId: '',
-        path: {},
-        body: null,
-        entityId: oldId,
-      },
-      now,
-    );
+    applyDeleteEffect(db, entity, oldId, now);
     const id = allocateLocalId(db);
     const applied = commitEdit(
       db,

@@ -8,28 +8,19 @@ import type { Sqlite } from '../db/open';
 import {
   type EntityKey,
   kindSpec,
-  type MutationKind,
   mutationsOfEntity,
   parseEntityKey,
   type QueuedMutation,
 } from '../outbox';
 import { isEditBase } from './commit';
-import { applyEffect, foldTimerRow, type UploadBody } from './effects';
+import { applyDeleteEffect } from './effects';
+import type { UploadBody } from './kinds/attachment';
+import { foldTimerRow } from './kinds/timer';
 import { reapplyRows } from './reapply';
 import { entitiesOf, restoreRows } from './snapshot';
 import { currentId } from './state';
 import * as timers from './timers';
 import { refreshCounts } from './write-tasks';
-
-const deleteKind: Record<string, MutationKind> = {
-  task: 'task.delete',
-  checklist: 'checklist.delete',
-  attachment: 'attachment.delete',
-  timer: 'timer.delete',
-  project: 'project.delete',
-  space: 'space.delete',
-  notification: 'notification.delete',
-};
 
 /** Removes what a create put in the replica (an upload: every file it made). */
 const removeCreated = (db: Sqlite, row: QueuedMutation, now: number) => {
@@ -38,11 +29,7 @@ const removeCreated = (db: Sqlite, row: QueuedMutation, now: number) => {
   const ids = row.kind === 'attachment.upload' ? (body?.localIds ?? [id]) : [id];
   for (const one of ids) {
     const entityId = currentId(db, kind, one);
-    applyEffect(
-      db,
-      { kind: deleteKind[kind] as MutationKind, operationId: '', path: {}, body: null, entityId },
-      now,
-    );
+    applyDeleteEffect(db, kind, entityId, now);
     if (kind === 'timer') timers.forgetTimerTruth(db, entityId);
   }
 };

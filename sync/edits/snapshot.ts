@@ -5,70 +5,11 @@
  */
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
-import { type EntityKey, type EntityKind, entityKey, type Json, type JsonObject } from '../outbox';
+import { type EntityKey, type EntityKind, entityKey, type Json } from '../outbox';
+import { allEntityModules, entityModule } from './kinds';
+import { addRowsOf, IN, type RowSet } from './rows';
 
-/** Table → rows (column → value). */
-export type RowSet = Record<string, JsonObject[]>;
-
-/** The tables an entity's rows live in, and the column that ties each to it. */
-const taskChildren = [
-  ['task_tags', 'task_id'],
-  ['task_owners', 'task_id'],
-  ['custom_field_values', 'task_id'],
-] as const;
-const taskDependents = [
-  ['checklist_items', 'task_id'],
-  ['attachments', 'task_id'],
-  ['timers', 'task_id'],
-] as const;
-const projectChildren = [
-  ['project_tags', 'project_id'],
-  ['project_members', 'project_id'],
-] as const;
-
-const IN = '(SELECT value FROM json_each(?))';
-
-const rowsWhere = (db: Sqlite, table: string, column: string, ids: readonly number[]) =>
-  stmt(db, `SELECT * FROM ${table} WHERE ${column} IN ${IN}`).all(
-    JSON.stringify(ids),
-  ) as JsonObject[];
-
-const add = (into: RowSet, table: string, rows: JsonObject[]) => {
-  if (rows.length === 0) return;
-  into[table] = [...(into[table] ?? []), ...rows];
-};
-
-/** A task and, transitively, its subtasks. */
-export const taskTree = (db: Sqlite, ids: readonly number[]): number[] =>
-  (
-    stmt(
-      db,
-      `WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(?)
-         UNION SELECT t.task_id FROM tasks t JOIN tree ON t.parent_task_id = tree.id)
-       SELECT id FROM tree`,
-    ).all(JSON.stringify(ids)) as { id: number }[]
-  ).map((r) => r.id);
-
-const taskRows = (db: Sqlite, ids: readonly number[], deep: boolean, into: RowSet) => {
-  const all = deep ? taskTree(db, ids) : [...ids];
-  add(into, 'tasks', rowsWhere(db, 'tasks', 'task_id', all));
-  for (const [table, col] of taskChildren) add(into, table, rowsWhere(db, table, col, all));
-  if (deep)
-    for (const [table, col] of taskDependents) add(into, table, rowsWhere(db, table, col, all));
-};
-
-const projectRows = (db: Sqlite, ids: readonly number[], deep: boolean, into: RowSet) => {
-  add(into, 'projects', rowsWhere(db, 'projects', 'project_id', ids));
-  for (const [table, col] of projectChildren) add(into, table, rowsWhere(db, table, col, ids));
-  if (!deep) return;
-  const tasks = (
-    stmt(db, `SELECT task_id FROM tasks WHERE project_id IN ${IN} AND parent_task_id IS NULL`).all(
-      JSON.stringify(ids),
-    ) as { task_id: number }[]
-  ).map((r) => r.task_id);
-  taskRows(db, tasks, true, into);
-  add(into, 'attachments', rowsWhere(db, 'attachments', 'project_id', ids));
-};
+export type { RowSet } from './rows';
 
 /**
  * The rows of an entity. `deep` adds what removing it removes too (a task's subtasks,
@@ -76,66 +17,15 @@ const projectRows = (db: Sqlite, ids: readonly number[], deep: boolean, into: Ro
  */
 export const snapshotRows = (db: Sqlite, kind: EntityKind, id: number, deep: boolean): RowSet => {
   const out: RowSet = {};
-  switch (kind) {
-    case 'task':
-      taskRows(db, [id], deep, out);
-      break;
-    case 'checklist': {
-      // Removing an item moves the ones after it up: a delete keeps its siblings' places.
-      const on = deep
-        ? (stmt(db, 'SELECT task_id FROM checklist_items WHERE checklist_id = ?').get(id) as
-            | { task_id: number }
-            | undefined)
-        : undefined;
-      add(
-        out,
-        'checklist_items',
-        on
-          ? rowsWhere(db, 'checklist_items', 'task_id', [on.task_id])
-          : rowsWhere(db, 'checklist_items', 'checklist_id', [id]),
-      );
-      break;
-    }
-    case 'attachment':
-      add(out, 'attachments', rowsWhere(db, 'attachments', 'attachment_id', [id]));
-      break;
-    case 'timer':
-      add(out, 'timers', rowsWhere(db, 'timers', 'track_id', [id]));
-      break;
-    case 'notification':
-      add(out, 'notifications', rowsWhere(db, 'notifications', 'notification_id', [id]));
-      break;
-    case 'project':
-      projectRows(db, [id], deep, out);
-      break;
-    case 'space': {
-      add(out, 'spaces', rowsWhere(db, 'spaces', 'space_id', [id]));
-      add(out, 'space_members', rowsWhere(db, 'space_members', 'space_id', [id]));
-      if (deep) {
-        const projects = (
-          stmt(db, 'SELECT project_id FROM projects WHERE space_id = ?').all(id) as {
-            project_id: number;
-          }[]
-        ).map((r) => r.project_id);
-        projectRows(db, projects, true, out);
-      }
-      break;
-    }
-  }
+  const { rows, deepRows } = entityModule(kind);
+  if (deep && deepRows) deepRows(db, id, out);
+  else addRowsOf(db, out, rows.column, rows.tables, [id]);
   // Rows made offline are not the server's: their own create rows bring them back.
   return deep && id > 0 ? withoutLocalRows(out) : out;
 };
 
-const idColumns = [
-  'task_id',
-  'checklist_id',
-  'attachment_id',
-  'track_id',
-  'project_id',
-  'space_id',
-];
-
 const withoutLocalRows = (rows: RowSet): RowSet => {
+  const idColumns = allEntityModules().map(([, m]) => m.rows.column);
   const out: RowSet = {};
   for (const [table, list] of Object.entries(rows)) {
     const kept = list.filter((r) =>
@@ -146,21 +36,15 @@ const withoutLocalRows = (rows: RowSet): RowSet => {
   return out;
 };
 
-/** Per entity kind, its own table first, then the tables of rows that belong wholly to it. */
-const ownedTables: Record<EntityKind, { column: string; tables: readonly string[] }> = {
-  task: { column: 'task_id', tables: ['tasks', 'task_tags', 'task_owners', 'custom_field_values'] },
-  checklist: { column: 'checklist_id', tables: ['checklist_items'] },
-  attachment: { column: 'attachment_id', tables: ['attachments'] },
-  timer: { column: 'track_id', tables: ['timers'] },
-  project: { column: 'project_id', tables: ['projects', 'project_tags', 'project_members'] },
-  space: { column: 'space_id', tables: ['spaces', 'space_members'] },
-  notification: { column: 'notification_id', tables: ['notifications'] },
-};
-
 /** The entities whose rows a snapshot holds (for re-applying their queued edits). */
 export const entitiesOf = (rows: RowSet): EntityKey[] =>
-  (Object.entries(ownedTables) as [EntityKind, (typeof ownedTables)[EntityKind]][]).flatMap(
-    ([kind, { column, tables }]) =>
+  allEntityModules().flatMap(
+    ([
+      kind,
+      {
+        rows: { column, tables },
+      },
+    ]) =>
       (rows[tables[0] as string] ?? []).flatMap((r) =>
         typeof r[column] === 'number' ? [entityKey(kind, r[column] as number)] : [],
       ),
@@ -173,7 +57,7 @@ export const withEntityRows = (
   id: number,
   from: RowSet,
 ): RowSet => {
-  const { column, tables } = ownedTables[kind];
+  const { column, tables } = entityModule(kind).rows;
   const out: RowSet = { ...rows };
   for (const table of tables) {
     const kept = (rows[table] ?? []).filter((r) => r[column] !== id);
@@ -184,35 +68,25 @@ export const withEntityRows = (
   return out;
 };
 
-/** Tables a snapshot may name, with the columns that identify a row for replacing it. */
-const keys: Record<string, readonly string[]> = {
-  tasks: ['task_id'],
-  task_tags: ['task_id'],
-  task_owners: ['task_id'],
-  custom_field_values: ['task_id'],
-  checklist_items: ['checklist_id'],
-  attachments: ['attachment_id'],
-  timers: ['track_id'],
-  notifications: ['notification_id'],
-  projects: ['project_id'],
-  project_tags: ['project_id'],
-  project_members: ['project_id'],
-  spaces: ['space_id'],
-  space_members: ['space_id'],
+/**
+ * Tables a snapshot may name, each with the column naming its owner; and per entity, its own
+ * table and the tables of rows wholly its (a task's tags, a project's members).
+ */
+const tables = () => {
+  const modules = allEntityModules();
+  return {
+    keys: new Map(
+      modules.flatMap(([, m]) => m.rows.tables.map((t) => [t, m.rows.column] as const)),
+    ),
+    children: modules.map(([, m]) => m.rows),
+  };
 };
 
-/** Tables whose rows belong wholly to a row of another (a task's tags, a project's members). */
-const childTables: [string, string, string[]][] = [
-  ['tasks', 'task_id', ['task_tags', 'task_owners', 'custom_field_values']],
-  ['projects', 'project_id', ['project_tags', 'project_members']],
-  ['spaces', 'space_id', ['space_members']],
-];
-
-const isRowSet = (v: Json): v is RowSet =>
+const isRowSet = (v: Json, keys: ReadonlyMap<string, string>): v is RowSet =>
   v !== null &&
   typeof v === 'object' &&
   !Array.isArray(v) &&
-  Object.entries(v).every(([t, rows]) => Object.hasOwn(keys, t) && Array.isArray(rows));
+  Object.entries(v).every(([t, rows]) => keys.has(t) && Array.isArray(rows));
 
 /**
  * Writes the snapshot back. The rows of the same owners are removed first (a task's tags as
@@ -220,7 +94,8 @@ const isRowSet = (v: Json): v is RowSet =>
  * triggers on `tasks` keep the search index in step.
  */
 export const restoreRows = (db: Sqlite, rows: Json): void => {
-  if (!isRowSet(rows)) throw new TypeError('not a row snapshot');
+  const { keys, children } = tables();
+  if (!isRowSet(rows, keys)) throw new TypeError('not a row snapshot');
   const owners = new Map<string, Set<unknown>>();
   const own = (table: string, ids: unknown[]) => {
     const set = owners.get(table) ?? new Set();
@@ -228,7 +103,7 @@ export const restoreRows = (db: Sqlite, rows: Json): void => {
     owners.set(table, set);
   };
   for (const [table, list] of Object.entries(rows)) {
-    const [col] = keys[table] ?? [];
+    const col = keys.get(table);
     if (col)
       own(
         table,
@@ -236,14 +111,17 @@ export const restoreRows = (db: Sqlite, rows: Json): void => {
       );
   }
   // A task without tags had none: its tags now go even when the snapshot lists none.
-  for (const [parent, col, children] of childTables)
-    for (const child of children)
+  for (const {
+    column,
+    tables: [parent, ...wholly],
+  } of children)
+    for (const child of wholly)
       own(
         child,
-        (rows[parent] ?? []).map((r) => r[col]),
+        (rows[parent as string] ?? []).map((r) => r[column]),
       );
   for (const [table, ids] of owners) {
-    const [col] = keys[table] ?? [];
+    const col = keys.get(table);
     if (col) stmt(db, `DELETE FROM ${table} WHERE ${col} IN ${IN}`).run(JSON.stringify([...ids]));
   }
   for (const [table, list] of Object.entries(rows)) {

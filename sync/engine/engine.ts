@@ -10,7 +10,14 @@ import { replicaFilesDir } from '../db/open';
 import { readClockEstimate, writeClockEstimate } from '../db/queries/server-clock';
 import { readStreamState } from '../db/queries/sync-state';
 import { Replica } from '../db/replica';
-import { applyEdit, reapplyPending, rebaseOwnRows, recreate, rollBack } from '../edits';
+import {
+  applyAnswer,
+  applyEdit,
+  reapplyPending,
+  rebaseOwnRows,
+  recreate,
+  rollBack,
+} from '../edits';
 import {
   discard as discardRow,
   getMutation,
@@ -113,6 +120,7 @@ class Engine implements SyncEngine {
       concurrency: options.concurrency ?? 4,
       now: this.now,
       ...(options.backoff ? { backoff: options.backoff } : {}),
+      applyAnswer,
       rollBack: (rows) => rollBack(db, rows, this.now()),
       reapplyOwn: (entity) => rebaseOwnRows(db, entity, this.rebaseOptions()),
       afterSettle: (row, answer) => queueTimerCorrection(db, row, answer, this.now()),

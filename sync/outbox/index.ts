@@ -2,7 +2,7 @@
  * The outbox: local edits queued for the server, in one SQLite file with the replica.
  * queue.ts (rows and their life), coalesce.ts (merging edits), local-ids.ts (temporary ids),
  * backoff.ts (failure classes and retry delays), files.ts (upload bytes), status.ts (what the
- * UI shows), types.ts (the kind table).
+ * UI shows), types.ts (rows and errors; the kind table is shared/edits/kinds.ts).
  */
 
 export type { BackoffOptions } from './backoff';
@@ -27,6 +27,7 @@ export {
   rewriteIds,
   serverIdOf,
 } from './local-ids';
+export type { Applied } from './pusher';
 export type { Dropped, EnqueueResult } from './queue';
 export {
   allMutations,

@@ -14,7 +14,6 @@
 import type { ApiClient } from '../api';
 import { isApiClientError } from '../api/errors';
 import type { Replica } from '../db/replica';
-import { type Applied, applyAnswer } from './answers';
 import { type BackoffOptions, classifyFailure, nextAttemptDelay, outboxError } from './backoff';
 import { mayHaveReachedServer } from './coalesce';
 import { removeStagedFiles } from './files';
@@ -47,6 +46,14 @@ export type PushEvent =
   | { type: 'online'; online: boolean }
   | { type: 'auth-required' };
 
+/** What writing an answer did. */
+export interface Applied {
+  /** Entities whose rows the answer wrote (the rebase re-applies their queued edits). */
+  touched: EntityKey[];
+  /** Local keys that now have a server key. */
+  rekeyed: { from: EntityKey; to: EntityKey }[];
+}
+
 export interface PusherOptions {
   replica: Replica;
   client: ApiClient;
@@ -56,6 +63,18 @@ export interface PusherOptions {
   now?: () => number;
   random?: () => number;
   backoff?: BackoffOptions;
+  /**
+   * Writes the server's answer to a settled row into the replica, in the settling transaction
+   * (the edit layer's applyAnswer); the local attachment ids are an upload's.
+   */
+  applyAnswer: (
+    db: Replica['db'],
+    row: QueuedMutation,
+    answer: unknown,
+    path: Record<string, number>,
+    now: number,
+    localAttachmentIds: readonly number[],
+  ) => Applied;
   /** Restores the server's copy for edits that will not happen (the edit layer's rollBack). */
   rollBack: (rows: QueuedMutation[]) => void;
   /**
@@ -362,7 +381,14 @@ export class Pusher {
     const { replica } = this.options;
     const localAttachments = localAttachmentIds(row);
     const { files } = settle(replica.db, row.mutationId);
-    const applied = applyAnswer(replica.db, row, answer, path, this.now(), localAttachments);
+    const applied = this.options.applyAnswer(
+      replica.db,
+      row,
+      answer,
+      path,
+      this.now(),
+      localAttachments,
+    );
     const effect = kindSpec(row.kind).effect;
     const ownRowOnly = (effect === 'update' || effect === 'move') && this.options.reapplyOwn;
     if (ownRowOnly) for (const key of applied.touched) this.options.reapplyOwn?.(key);

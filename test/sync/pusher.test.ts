@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../server/app';
 import type { ApiClient } from '../../sync/api';
 import { readTask } from '../../sync/db/queries/tasks-read';
+import { applyAnswer } from '../../sync/edits';
 import { allMutations, enqueue, getMutation, serverIdOf } from '../../sync/outbox';
 import { type PushEvent, Pusher } from '../../sync/outbox/pusher';
 import { createTask, type TempReplica, tempReplica } from '../../sync/outbox/test-support';
@@ -39,6 +40,7 @@ const setUp = async (quirks: ('ignore-idempotency-key' | never)[] = []) => {
     userId: client.session.user?.userId ?? 0,
     now: () => clock,
     random: () => 0,
+    applyAnswer,
     rollBack: (rows) => rolledBack.push(...rows.map((r) => r.mutationId)),
     onEvent: (e) => events.push(e),
   });

@@ -1,12 +1,19 @@
-/** Edits of timers: what each sends and writes (timers.ts keeps what the user saw). */
-import type { EditOf, EditResult } from '../../shared/edits/commands';
-import { stmt } from '../db/kysely';
-import type { Sqlite } from '../db/open';
-import { canonicalKey, type JsonObject, mutationsOfEntity } from '../outbox';
-import type { EditContext } from './apply-tasks';
-import { checkBody, editCreate, editExisting } from './commit';
-import { currentId, notInReplica, type TaskPlace, taskPlace } from './state';
-import * as timers from './timers';
+/**
+ * Time tracking: start, pause, resume, stop, a range, manual time, update, delete. timers.ts
+ * keeps what the user saw of a timer; the rows carry when the user pressed.
+ */
+import type { BillingStatus, TimerRecord } from '../../../shared/api';
+import type { EditOf, EditResult } from '../../../shared/edits/commands';
+import { stmt } from '../../db/kysely';
+import type { Sqlite } from '../../db/open';
+import { writeTimer } from '../../db/queries/activity-write';
+import { canonicalKey, type JsonObject, mutationsOfEntity } from '../../outbox';
+import { checkBody, editCreate, editExisting } from '../commit';
+import { entityExists } from '../entities';
+import { currentId, notInReplica, type TaskPlace, taskPlace, timerState } from '../state';
+import * as timers from '../timers';
+import { asObject, numOrNull } from './json';
+import type { EditContext, Effect, EffectRow, EntityModule } from './types';
 
 /** The object without its undefined fields (optional request fields left out). */
 const defined = (o: Record<string, unknown>): JsonObject => {
@@ -99,7 +106,7 @@ const moveOps = {
  * late must not end before the server's resume); the time the user pressed is kept in the
  * row's body as `at` (the API client sends only the schema's fields) and in the record.
  */
-export const moveTimer = (
+const moveTimer = (
   db: Sqlite,
   c: EditOf<'timer.pause' | 'timer.resume' | 'timer.stop'>,
   ctx: EditContext,
@@ -139,7 +146,7 @@ export const stopTimerOnTask = (db: Sqlite, taskId: number, ctx: EditContext): v
 };
 
 /** One running or paused timer per user (the server refuses a second): stop the one running. */
-export const startTimer = (db: Sqlite, c: EditOf<'timer.start'>, ctx: EditContext): EditResult => {
+const startTimer = (db: Sqlite, c: EditOf<'timer.start'>, ctx: EditContext): EditResult => {
   const op = timerCreateOp(db, c.taskId, 'startTimer', 'startProjectTaskTimer');
   const active = timers.activeTimerId(db, ctx.userId);
   if (active !== null) moveTimer(db, { kind: 'timer.stop', trackId: active }, ctx);
@@ -170,11 +177,7 @@ export const startTimer = (db: Sqlite, c: EditOf<'timer.start'>, ctx: EditContex
   );
 };
 
-export const addTimeRange = (
-  db: Sqlite,
-  c: EditOf<'timer.range'>,
-  ctx: EditContext,
-): EditResult => {
+const addTimeRange = (db: Sqlite, c: EditOf<'timer.range'>, ctx: EditContext): EditResult => {
   const op = timerCreateOp(db, c.taskId, 'addNewTimeRange', 'addRangeTimerForProjectTask');
   const body = checkBody(op.operationId, { startTime: c.startTime, endTime: c.endTime });
   return newTimer(
@@ -187,11 +190,7 @@ export const addTimeRange = (
   );
 };
 
-export const addManualTime = (
-  db: Sqlite,
-  c: EditOf<'timer.manual'>,
-  ctx: EditContext,
-): EditResult => {
+const addManualTime = (db: Sqlite, c: EditOf<'timer.manual'>, ctx: EditContext): EditResult => {
   const op = timerCreateOp(db, c.taskId, 'addNewManualTime', 'addNewManualTimeForTask');
   const billingStatus = c.billingStatus ?? 'BILLABLE';
   const body = checkBody(
@@ -215,11 +214,7 @@ export const addManualTime = (
   );
 };
 
-export const updateTimer = (
-  db: Sqlite,
-  c: EditOf<'timer.update'>,
-  ctx: EditContext,
-): EditResult => {
+const updateTimer = (db: Sqlite, c: EditOf<'timer.update'>, ctx: EditContext): EditResult => {
   const { id, truth } = knownTimer(db, c.trackId, ctx.now);
   const body = checkBody('updateTimer', {
     billingStatus: truth.billingStatus,
@@ -241,11 +236,7 @@ export const updateTimer = (
   );
 };
 
-export const deleteTimer = (
-  db: Sqlite,
-  c: EditOf<'timer.delete'>,
-  ctx: EditContext,
-): EditResult => {
+const deleteTimer = (db: Sqlite, c: EditOf<'timer.delete'>, ctx: EditContext): EditResult => {
   const { id } = knownTimer(db, c.trackId, ctx.now);
   const path = { trackId: id };
   const r = editExisting(
@@ -262,4 +253,81 @@ export const deleteTimer = (
   );
   timers.forgetTimerTruth(db, id);
   return r;
+};
+
+/**
+ * Folds a timer row into the record of what the user saw: moves at the time stored in their
+ * body (`at`), an update with its body at the row's time.
+ */
+export const foldTimerRow = (
+  t: timers.TimerTruthRecord,
+  row: Pick<EffectRow, 'kind' | 'body'> & { updatedAt: number },
+): timers.TimerTruthRecord => {
+  const body = asObject(row.body);
+  const at = numOrNull(body.at) ?? row.updatedAt;
+  switch (row.kind) {
+    case 'timer.pause':
+      return timers.pause(t, at);
+    case 'timer.resume':
+      return timers.resume(t, at);
+    case 'timer.stop':
+      return timers.stop(t, at);
+    case 'timer.update':
+      return timers.update(
+        t,
+        {
+          billingStatus: (body.billingStatus as BillingStatus | undefined) ?? t.billingStatus,
+          notes: typeof body.notes === 'string' ? body.notes : null,
+          startTime: numOrNull(body.startTime) ?? t.startTime,
+          durationSeconds: numOrNull(body.durationSeconds) ?? Math.floor(t.accumulatedMs / 1000),
+        },
+        at,
+      );
+    default:
+      return t;
+  }
+};
+
+const deleteRow = (db: Sqlite, id: number) => {
+  stmt(db, 'DELETE FROM timers WHERE track_id = ?').run(id);
+};
+
+/** Every timer row shows the record of what the user saw (timers.ts), whatever its kind. */
+const showTruth: Effect = (db, { id, now }) => {
+  const t = timers.readTruth(db, id);
+  if (!t) return false;
+  // Its task is gone (deleted here or on the server, which deletes its timers with it): no
+  // row, or the next start would stop a timer the server no longer has.
+  if (!entityExists(db, 'task', currentId(db, 'task', t.taskId))) {
+    deleteRow(db, id);
+    return false;
+  }
+  timers.writeTimerRow(db, id, t, now);
+  return true;
+};
+
+export const timer: EntityModule<'timer'> = {
+  kinds: {
+    'timer.start': { apply: startTimer, effect: showTruth },
+    'timer.range': { apply: addTimeRange, effect: showTruth },
+    'timer.manual': { apply: addManualTime, effect: showTruth },
+    'timer.pause': { apply: moveTimer, effect: showTruth },
+    'timer.resume': { apply: moveTimer, effect: showTruth },
+    'timer.stop': { apply: moveTimer, effect: showTruth },
+    'timer.update': { apply: updateTimer, effect: showTruth },
+    'timer.delete': {
+      apply: deleteTimer,
+      effect: (db, { id }) => {
+        deleteRow(db, id);
+        return true;
+      },
+    },
+  },
+  rows: { column: 'track_id', tables: ['timers'], modifiedTime: true },
+  state: timerState,
+  answer: {
+    idField: 'trackId',
+    write: (db, item, _path, now) => writeTimer(db, item as TimerRecord, now),
+  },
+  remove: deleteRow,
 };
