@@ -5,6 +5,7 @@
  * holds, so a rule never passes through an instant on its way to the replica.
  */
 import type { BridgeTaskFilter } from '../../shared/bridge';
+import { userTimeZone } from '../lib/dates';
 
 export type DateInput = NonNullable<BridgeTaskFilter['dates']>[number];
 export type NumberInput = NonNullable<BridgeTaskFilter['numbers']>[number];
@@ -164,7 +165,7 @@ interface WeekInfo {
  * "today" and "this week" are the user's wherever a saved view was made.
  */
 export function dayContext(locale?: string): { timeZone: string; weekStartsOn: number } {
-  const timeZone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const timeZone = userTimeZone();
   let firstDay = 1;
   try {
     const tag = locale ?? (typeof navigator === 'undefined' ? 'en' : navigator.language);

@@ -31,7 +31,8 @@ function formatter(locale: string | undefined, options: Intl.DateTimeFormatOptio
   return f;
 }
 
-const userTimeZone = () => formatter(undefined, {}).resolvedOptions().timeZone;
+/** The user's time zone, as the browser (or the OS, in the desktop app) reports it. */
+export const userTimeZone = () => formatter(undefined, {}).resolvedOptions().timeZone;
 
 const resolve = (o: DateOptions = {}) => ({
   locale: o.locale ?? userLocale(),

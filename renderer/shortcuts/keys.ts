@@ -29,6 +29,9 @@ export type ShortcutId = keyof typeof shortcuts;
 /** Shortcuts the key handler does not own (the board's), shown beside the table's. */
 const otherShortcuts = [
   { label: 'Move the focused card to the next column', combo: 'Alt+← / Alt+→', group: 'Board' },
+  { label: 'Pick up the focused card, or drop it', combo: 'Space', group: 'Board' },
+  { label: 'Carry a picked-up card to another column', combo: '← / →', group: 'Board' },
+  { label: 'Put a picked-up card back', combo: 'Escape', group: 'Board' },
 ] as const;
 
 export interface ShortcutGroup {

@@ -88,6 +88,12 @@ export const IconTrash = () => (
     <path d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.5 9h6l.5-9" />
   </Svg>
 );
+export const IconSettings = () => (
+  <Svg>
+    <circle cx="8" cy="8" r="2" />
+    <path d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4" />
+  </Svg>
+);
 export const IconFolder = () => (
   <Svg>
     <path d="M2 4.5V12.5h12V6H8L6.5 4.5z" />

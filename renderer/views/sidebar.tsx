@@ -3,7 +3,15 @@ import { type Route, useApp } from '../data/app-store';
 import { bridge } from '../data/bridge';
 import { clearCache, useQuery } from '../data/query';
 import { initials, userName } from '../lib/format';
-import { IconChevron, IconClock, IconFolder, IconInbox, IconList, IconSync } from '../ui/icons';
+import {
+  IconChevron,
+  IconClock,
+  IconFolder,
+  IconInbox,
+  IconList,
+  IconSettings,
+  IconSync,
+} from '../ui/icons';
 import { Menu } from '../ui/menu';
 import { toast } from '../ui/toast';
 import '../styles/nav-space.css';
@@ -12,25 +20,6 @@ const same = (a: Route, b: Route) =>
   a.view === b.view &&
   (a.view !== 'project' || (b.view === 'project' && a.projectId === b.projectId)) &&
   (a.view !== 'space' || (b.view === 'space' && a.spaceId === b.spaceId));
-
-/** A gear: Settings (drawn here, in the icon set's 16px stroke style). */
-const IconSettings = () => (
-  <svg
-    width="16"
-    height="16"
-    viewBox="0 0 16 16"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="1.5"
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    aria-hidden="true"
-    focusable="false"
-  >
-    <circle cx="8" cy="8" r="2" />
-    <path d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4" />
-  </svg>
-);
 
 function NavItem({
   route,
