@@ -3,8 +3,11 @@
  * next 7 days), Later, and No date. A due date is a calendar day (stored at UTC noon, read as
  * its UTC day), and "today" is the user's own calendar day where they are, given as the UTC
  * midnight of that date: the renderer works it out in the user's time zone, the replica
- * counts with it, so both draw the same lines.
+ * counts with it, so both draw the same lines. A group's count and the filter that shows it
+ * (My tasks' "N overdue" chip) come from the same bounds: a task due today is not overdue
+ * until the user's tomorrow, as in Todoist and Things, whatever the hour.
  */
+import { type DateCondition, dayText } from './filters/ranges';
 
 export const dueGroups = ['overdue', 'today', 'upcoming', 'later', 'none'] as const;
 export type DueGroup = (typeof dueGroups)[number];
@@ -28,4 +31,26 @@ export function dueGroupOf(dueMs: number | null, today: number): DueGroup {
   if (dueMs < b.upcoming) return 'today';
   if (dueMs < b.later) return 'upcoming';
   return 'later';
+}
+
+/**
+ * The due-date rule that holds exactly a group's tasks on `today`: a list filtered by it shows
+ * the rows the group shows and as many as `dueGroupCounts` counts for the group. Fixed days
+ * rather than relative ones, so it reads the same `today` as the group.
+ */
+export function dueGroupCondition(group: DueGroup, today: number): DateCondition {
+  const b = dueGroupBounds(today);
+  const column = 'dueDate';
+  switch (group) {
+    case 'overdue':
+      return { column, op: 'before', date: dayText(b.today) };
+    case 'today':
+      return { column, op: 'on', date: dayText(b.today) };
+    case 'upcoming':
+      return { column, op: 'between', from: dayText(b.upcoming), to: dayText(b.later - DAY_MS) };
+    case 'later':
+      return { column, op: 'after', date: dayText(b.later - DAY_MS) };
+    case 'none':
+      return { column, op: 'none' };
+  }
 }
