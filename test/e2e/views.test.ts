@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatDue } from '../../renderer/lib/dates';
-import { type AppFixture, launchChromium, screenshot, startApp, stopAll } from './support';
+import { openDemoSession } from './demo-session';
+import { type AppFixture, screenshot, stopAll } from './support';
 
 /**
  * The main views as a demanding user meets them, in one demo session: at the two sizes a desk
@@ -13,20 +14,10 @@ describe.sequential('the main views: layout, inline errors, option names', () =>
   let app: AppFixture;
   let browser: Browser;
   let page: Page;
-  const errors: string[] = [];
+  let errors: string[] = [];
 
   beforeAll(async () => {
-    app = await startApp();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(`${m.text()} ${m.location().url}`);
-    });
-    await page.goto(app.web.url);
-    await page.getByRole('button', { name: 'Try the demo' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 90_000 });
+    ({ app, browser, page, errors } = await openDemoSession());
     await page.getByRole('grid', { name: 'My tasks' }).waitFor();
   }, 120_000);
 
