@@ -1,5 +1,6 @@
 import * as Radix from '@radix-ui/react-dialog';
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { create } from 'zustand';
 import { Button } from './button';
 
 export interface DialogProps {
@@ -48,6 +49,28 @@ function useReturnFocus() {
   };
 }
 
+/**
+ * The open modals' surfaces, the last opened last. While one is open, Radix hides the rest of
+ * the page from screen readers, stops pointer events outside it and holds focus inside: what
+ * must stay reachable then (ui/toast.tsx) renders inside the top one.
+ */
+const useModalLayers = create<{ layers: HTMLElement[] }>(() => ({ layers: [] }));
+
+/** The surface of the modal on top, or null when none is open. */
+export const useTopModalLayer = (): HTMLElement | null =>
+  useModalLayers((s) => s.layers.at(-1) ?? null);
+
+/** Lists a modal's surface while it is mounted. */
+function useModalLayer() {
+  const [layer, setLayer] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!layer) return;
+    useModalLayers.setState((s) => ({ layers: [...s.layers, layer] }));
+    return () => useModalLayers.setState((s) => ({ layers: s.layers.filter((l) => l !== layer) }));
+  }, [layer]);
+  return setLayer;
+}
+
 export interface ModalProps {
   open: boolean;
   /** Names the modal; shown as its heading unless `hideTitle`. */
@@ -62,7 +85,8 @@ export interface ModalProps {
 /**
  * A modal on Radix Dialog: focus held inside and given back on close, Escape or a click
  * beside it closes it (not an alert dialog: that asks for an answer), the rest of the page
- * hidden from screen readers while it is open, the title naming it.
+ * hidden from screen readers while it is open, the title naming it. Toasts show inside the
+ * top modal, so they can be heard, clicked and reached with Tab while it is open.
  */
 export function Modal({
   open,
@@ -73,8 +97,9 @@ export function Modal({
   className,
   children,
 }: ModalProps) {
-  const content = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement | null>(null);
   const focus = useReturnFocus();
+  const setLayer = useModalLayer();
   return (
     <Radix.Root
       open={open}
@@ -86,7 +111,10 @@ export function Modal({
         {/* The overlay holds the surface so that its flex box places it. */}
         <Radix.Overlay className="backdrop">
           <Radix.Content
-            ref={content}
+            ref={(el) => {
+              content.current = el;
+              setLayer(el);
+            }}
             role={role}
             aria-modal="true"
             className={className}

@@ -1,5 +1,7 @@
+import { createPortal } from 'react-dom';
 import { create } from 'zustand';
 import { IconButton } from './button';
+import { useTopModalLayer } from './dialog';
 import { IconX } from './icons';
 
 export type ToastTone = 'info' | 'success' | 'error';
@@ -36,11 +38,18 @@ export const useToasts = create<ToastState>((set, get) => ({
 export const toast = (message: string, tone: ToastTone = 'info', action?: Toast['action']) =>
   useToasts.getState().push({ message, tone, action });
 
-/** Errors are announced assertively, the rest politely. */
+/**
+ * Errors are announced assertively, the rest politely. While a modal is open the region is
+ * drawn inside it: outside, Radix has hidden the page from screen readers, stopped its
+ * pointer events and keeps focus out of it, so a Retry or an Undo could be neither heard
+ * nor clicked. Inside, the region is still fixed to the window's corner and its buttons
+ * come last in the modal's Tab cycle.
+ */
 export function ToastRegion() {
   const toasts = useToasts((s) => s.toasts);
   const dismiss = useToasts((s) => s.dismiss);
-  return (
+  const modal = useTopModalLayer();
+  const region = (
     <div className="toasts">
       <div role="status" aria-live="polite" className="toast-stack">
         {toasts
@@ -58,6 +67,7 @@ export function ToastRegion() {
       </div>
     </div>
   );
+  return modal ? createPortal(region, modal) : region;
 }
 
 function ToastView({ t, onClose }: { t: Toast; onClose: () => void }) {
