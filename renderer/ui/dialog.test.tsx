@@ -1,48 +1,10 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Button } from './button';
-import { ConfirmDialog, Dialog } from './dialog';
+import { DialogHarness as Harness } from './dialog.fixture';
 
 afterEach(cleanup);
-
-/** An opener and its dialog, the way the views use them: open from state, not a trigger. */
-function Harness({ confirm = false }: { confirm?: boolean }) {
-  const [open, setOpen] = useState(false);
-  const [said, setSaid] = useState('');
-  const close = () => setOpen(false);
-  return (
-    <>
-      <Button onClick={() => setOpen(true)}>Open</Button>
-      <output>{said}</output>
-      {confirm ? (
-        <ConfirmDialog
-          open={open}
-          title="Delete this task?"
-          message="It goes for everyone."
-          confirmLabel="Delete"
-          onCancel={close}
-          onConfirm={() => {
-            setSaid('deleted');
-            close();
-          }}
-        />
-      ) : (
-        <Dialog
-          open={open}
-          title="New task"
-          onClose={close}
-          footer={<Button onClick={close}>Cancel</Button>}
-        >
-          <input aria-label="Status" />
-          <input aria-label="Title" data-autofocus />
-        </Dialog>
-      )}
-    </>
-  );
-}
 
 describe('Dialog', () => {
   it('is named by its title, focuses the marked field, keeps Tab inside, and Escape gives focus back', async () => {

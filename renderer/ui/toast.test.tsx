@@ -1,10 +1,8 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Button } from './button';
-import { ConfirmDialog, Dialog } from './dialog';
+import { DialogHarness } from './dialog.fixture';
 import { ToastRegion, toast, useToasts } from './toast';
 
 afterEach(() => {
@@ -13,30 +11,12 @@ afterEach(() => {
 });
 
 /** The app's toast region beside a dialog opened from state, as the views open theirs. */
-function Harness({ confirm = false }: { confirm?: boolean }) {
-  const [open, setOpen] = useState(false);
-  const close = () => setOpen(false);
-  return (
-    <>
-      <Button onClick={() => setOpen(true)}>Open</Button>
-      {confirm ? (
-        <ConfirmDialog
-          open={open}
-          title="Delete this task?"
-          message="It goes for everyone."
-          confirmLabel="Delete"
-          onCancel={close}
-          onConfirm={close}
-        />
-      ) : (
-        <Dialog open={open} title="New task" onClose={close}>
-          <input aria-label="Title" data-autofocus />
-        </Dialog>
-      )}
-      <ToastRegion />
-    </>
-  );
-}
+const Harness = ({ confirm = false }: { confirm?: boolean }) => (
+  <>
+    <DialogHarness confirm={confirm} />
+    <ToastRegion />
+  </>
+);
 
 const hiddenFromReaders = (el: Element) => el.closest('[aria-hidden="true"]') !== null;
 
@@ -92,7 +72,7 @@ describe('a toast while a modal is open', () => {
     act(() => {
       toast('Saved', 'success');
     });
-    expect(screen.getByRole('status').textContent).toContain('Saved');
+    expect(screen.getByText('Saved').closest('[role="status"]')?.className).toBe('toast-stack');
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText('Saved')).toBeNull();
   });

@@ -254,7 +254,8 @@ export interface MyTasks {
 /**
  * Open tasks (any level) the user owns, by due date then id. The buckets do not overlap and
  * `overdue` agrees with each task's own `overdue` flag: a task due at 09:00 today is overdue
- * at 10:00. Counts and the first `limit` ids of each bucket come from range scans of one
+ * at 10:00. That is the server's rule, in UTC days; My tasks' chips count by the user's own
+ * day instead, as its groups do (shared/due-groups.ts, `dueGroupCounts`). Counts and the first `limit` ids of each bucket come from range scans of one
  * index on the owner rows (0005); DTOs are built only for the returned ones.
  */
 export const myTasks = (
