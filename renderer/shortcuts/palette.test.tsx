@@ -25,6 +25,7 @@ beforeAll(() => {
                 sync: 'synced',
                 projects: [{ projectId: 7, spaceId: 1, projectName: 'Mobile App', sync: 'synced' }],
               },
+              { spaceId: 2, spaceName: 'Operations', sync: 'synced', projects: [] },
             ],
           },
         };
@@ -86,6 +87,7 @@ const listed = (palette: HTMLElement) =>
       return {
         group: heading?.textContent ?? '',
         label: o.querySelector('.grow')?.textContent ?? '',
+        hint: o.querySelector('.muted')?.textContent ?? '',
       };
     });
 
@@ -94,11 +96,31 @@ describe('CommandPalette', () => {
     const palette = await openPalette();
     const items = listed(palette);
     const groups = items.map((i) => i.group).filter((g, i, all) => g !== all[i - 1]);
-    expect(groups).toEqual(['Commands', 'Go to', 'Theme', 'Projects']);
+    expect(groups).toEqual(['Commands', 'Go to', 'Theme', 'Spaces', 'Projects']);
     expect(items.filter((i) => i.label.startsWith(i.group))).toEqual([]);
     expect(items.find((i) => i.label === 'My tasks')?.group).toBe('Go to');
     expect(items.find((i) => i.label === 'Settings')?.group).toBe('Go to');
+    // Every view in Go to has its `g …` keys beside it.
+    expect(items.filter((i) => i.group === 'Go to' && !i.hint)).toEqual([]);
     expect(document.activeElement).toBe(within(palette).getByRole('combobox'));
+  });
+
+  it("goes to Spaces (with its shortcut) and to each space's overview", async () => {
+    const user = userEvent.setup();
+    const palette = await openPalette();
+    const items = listed(palette);
+    expect(items.find((i) => i.label === 'Spaces')).toEqual({
+      group: 'Go to',
+      label: 'Spaces',
+      hint: 'G then O',
+    });
+    expect(items.filter((i) => i.group === 'Spaces')).toEqual([
+      { group: 'Spaces', label: 'Product', hint: '1 project' },
+      { group: 'Spaces', label: 'Operations', hint: '0 projects' },
+    ]);
+    await user.click(within(palette).getByRole('option', { name: /Operations/ }));
+    expect(useApp.getState().route).toEqual({ view: 'space', spaceId: 2 });
+    expect(useApp.getState().paletteOpen).toBe(false);
   });
 
   it('goes with arrows and Enter, and gives focus back when it closes', async () => {

@@ -4,7 +4,7 @@ import { type Route, useApp } from '../data/app-store';
 import { bridge } from '../data/bridge';
 import { useQuery } from '../data/query';
 import { Modal } from '../ui/dialog';
-import { shortcuts, showCombo } from './keys';
+import { type ShortcutId, shortcuts, showCombo } from './keys';
 
 interface Command {
   id: string;
@@ -20,13 +20,23 @@ interface Group {
 
 const go = (r: Route) => () => useApp.getState().go(r);
 
+/** A view the `g …` keys also reach: the palette shows their keys beside it. */
+const goTo = (id: string, label: string, key: ShortcutId, route: Route): Command => ({
+  id,
+  label,
+  hint: showCombo(shortcuts[key].combo),
+  run: go(route),
+});
+
+const projectCount = (n: number) => (n === 1 ? '1 project' : `${n} projects`);
+
 async function setTheme(theme: 'light' | 'dark' | 'system') {
   const settings = await bridge().invoke('settings.set', { theme });
   useApp.setState({ settings });
 }
 
 /** What the palette offers before any typing: one group per kind of command. */
-function baseGroups(projects: Command[]): Group[] {
+function baseGroups(spaces: Command[], projects: Command[]): Group[] {
   return [
     {
       name: 'Commands',
@@ -49,43 +59,13 @@ function baseGroups(projects: Command[]): Group[] {
     {
       name: 'Go to',
       commands: [
-        {
-          id: 'my',
-          label: 'My tasks',
-          hint: showCombo(shortcuts.goMy.combo),
-          run: go({ view: 'my' }),
-        },
-        {
-          id: 'inbox',
-          label: 'Inbox',
-          hint: showCombo(shortcuts.goInbox.combo),
-          run: go({ view: 'inbox' }),
-        },
-        {
-          id: 'personal',
-          label: 'Personal tasks',
-          hint: showCombo(shortcuts.goPersonal.combo),
-          run: go({ view: 'personal' }),
-        },
-        {
-          id: 'timesheet',
-          label: 'Timesheet',
-          hint: showCombo(shortcuts.goTimesheet.combo),
-          run: go({ view: 'timesheet' }),
-        },
-        {
-          id: 'sync',
-          label: 'Sync',
-          hint: showCombo(shortcuts.goSync.combo),
-          run: go({ view: 'sync' }),
-        },
-        { id: 'spaces', label: 'Spaces and projects', run: go({ view: 'spaces' }) },
-        {
-          id: 'settings',
-          label: 'Settings',
-          hint: showCombo(shortcuts.goSettings.combo),
-          run: go({ view: 'settings' }),
-        },
+        goTo('my', 'My tasks', 'goMy', { view: 'my' }),
+        goTo('inbox', 'Inbox', 'goInbox', { view: 'inbox' }),
+        goTo('personal', 'Personal tasks', 'goPersonal', { view: 'personal' }),
+        goTo('timesheet', 'Timesheet', 'goTimesheet', { view: 'timesheet' }),
+        goTo('sync', 'Sync', 'goSync', { view: 'sync' }),
+        goTo('spaces', 'Spaces', 'goSpaces', { view: 'spaces' }),
+        goTo('settings', 'Settings', 'goSettings', { view: 'settings' }),
       ],
     },
     {
@@ -96,6 +76,7 @@ function baseGroups(projects: Command[]): Group[] {
         { id: 'theme-system', label: 'Follow the system', run: () => void setTheme('system') },
       ],
     },
+    { name: 'Spaces', commands: spaces },
     { name: 'Projects', commands: projects },
   ];
 }
@@ -153,8 +134,15 @@ export function CommandPalette() {
   };
 
   const groups = useMemo(() => {
+    const spaces: Command[] = [];
     const projects: Command[] = [];
-    for (const s of tree.data?.spaces ?? [])
+    for (const s of tree.data?.spaces ?? []) {
+      spaces.push({
+        id: `s${s.spaceId}`,
+        label: s.spaceName,
+        hint: projectCount(s.projects.length),
+        run: go({ view: 'space', spaceId: s.spaceId }),
+      });
       for (const p of s.projects)
         projects.push({
           id: `p${p.projectId}`,
@@ -162,7 +150,8 @@ export function CommandPalette() {
           hint: s.spaceName,
           run: go({ view: 'project', projectId: p.projectId, mode: 'list' }),
         });
-    return baseGroups(projects);
+    }
+    return baseGroups(spaces, projects);
   }, [tree.data]);
 
   const words = text.trim().toLowerCase();
