@@ -18,6 +18,7 @@ import {
   screen,
   shell,
 } from 'electron';
+import type { AppView } from '../../shared/bridge/events';
 import { DisposableStore } from '../../shared/lifecycle';
 import { hostOpensFolders } from '../bridge/open-logs';
 import { startWorkerHost, type WorkerHost } from '../host/worker-host';
@@ -34,6 +35,7 @@ import { hostOpensAttachments } from './attachment-opener';
 import { DEEP_LINK_SCHEME, deepLinkFromArgv, parseDeepLink } from './deep-link';
 import { downloadMarker } from './download-mark';
 import { bindIpcCalls, forwardEvents } from './ipc-transport';
+import { type NavigationTarget, PendingNavigation } from './pending-navigation';
 import { safeStorageTokenVault } from './safe-storage-vault';
 import { errorText, firstLoad, runSmoke, SMOKE_FAILED, SMOKE_FLAG, smokeTimeoutMs } from './smoke';
 import { notify, startTrayShell, type TrayShell } from './tray-binding';
@@ -96,31 +98,27 @@ async function launch(): Promise<void> {
   let host: WorkerHost | null = null;
   let shell_: TrayShell | null = null;
   let updates: UpdatesBinding | null = null;
-  let pendingTask: number | null = deepLinkFromArgv(process.argv)?.taskId ?? null;
-  let pendingSync = false;
-  let pageReady = false;
   let quitting = false;
   // What the launch sets up, each kept here as it is made, released together at the end.
   const disposables = new DisposableStore();
+  const pending = new PendingNavigation(() => {
+    const h = host;
+    return h
+      ? {
+          navigate: (taskId) => h.emit('app.navigate', { taskId }),
+          openView: (view) => h.emit('app.openView', { view }),
+        }
+      : null;
+  }, deepLinkFromArgv(process.argv)?.taskId ?? null);
 
-  const openTask = (taskId: number) => {
-    pendingTask = taskId;
+  /** Shows the window (making it if closed) on a task or a view, once its page listens. */
+  const openIn = (target: NavigationTarget) => {
+    pending.queue(target);
     showWindow();
-    flushNavigation();
+    pending.flush();
   };
-  const openSync = () => {
-    pendingSync = true;
-    showWindow();
-    flushNavigation();
-  };
-  const flushNavigation = () => {
-    if (!pageReady || !host) return;
-    if (pendingSync) host.emit('app.openView', { view: 'sync' });
-    pendingSync = false;
-    if (pendingTask === null) return;
-    host.emit('app.navigate', { taskId: pendingTask });
-    pendingTask = null;
-  };
+  const openTask = (taskId: number) => openIn({ taskId });
+  const openView = (view: AppView) => openIn({ view });
 
   app.on('open-url', (event, url) => {
     event.preventDefault();
@@ -203,23 +201,20 @@ async function launch(): Promise<void> {
       openExternal: (url) => void shell.openExternal(url),
       openTask,
     });
-    pageReady = false;
+    pending.pageGone();
     win.once('ready-to-show', () => {
       if (smoke) return;
       if (maximized) win.maximize();
       win.show();
     });
-    win.webContents.on('did-finish-load', () => {
-      pageReady = true;
-      flushNavigation();
-    });
+    win.webContents.on('did-finish-load', () => pending.pageLoaded());
     win.on('close', () => {
       saveWindowState(dataDir, windowStateOf(win.getNormalBounds(), win.isMaximized()));
     });
     win.on('session-end', () => shell_?.sessionEnding());
     win.on('closed', () => {
       if (window === win) window = null;
-      pageReady = false;
+      pending.pageGone();
     });
     if (smoke) windowLoaded = firstLoad(win.webContents);
     void win.loadURL(APP_ENTRY_URL);
@@ -230,7 +225,7 @@ async function launch(): Promise<void> {
     startTrayShell(endpoint, dataDir, {
       openApp: showWindow,
       openTask,
-      openSync,
+      openView,
       checkForUpdates: () => updates?.perform({ kind: 'check-updates' }),
       restartToUpdate: () => updates?.perform({ kind: 'restart-to-update' }),
       quit: () => app.quit(),
@@ -243,6 +238,7 @@ async function launch(): Promise<void> {
       endpoint,
       notify,
       showItems: (items) => tray.setUpdateItems(items),
+      openView,
       log,
     }),
   );

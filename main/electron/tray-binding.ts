@@ -8,6 +8,7 @@ import {
   Tray,
 } from 'electron';
 import type { Settings } from '../../shared/bridge';
+import type { AppView } from '../../shared/bridge/events';
 import type { BridgeEndpoint } from '../bridge/endpoint';
 import { startNotifier } from '../notify/notifier';
 import { AwayController } from '../tray/away-controller';
@@ -26,7 +27,7 @@ import { trayIconPng } from './tray-icon';
 export interface ShellHooks {
   openApp(): void;
   openTask(taskId: number): void;
-  openSync(): void;
+  openView(view: AppView): void;
   checkForUpdates(): void;
   restartToUpdate(): void;
   quit(): void;

@@ -1,5 +1,6 @@
 import { app, Menu } from 'electron';
 import type { Settings } from '../../shared/bridge';
+import type { AppView } from '../../shared/bridge/events';
 import type { BridgeEndpoint } from '../bridge/endpoint';
 import { UpdateController, type UpdateStatus, updateNotice } from '../services/updater';
 import { callBridge, followSettings } from '../tray/bridge-calls';
@@ -25,17 +26,21 @@ export const startUpdates = ({
   endpoint,
   notify,
   showItems,
+  openView,
   log,
 }: {
   endpoint: BridgeEndpoint;
   notify(title: string, body: string): void;
   /** The tray's update items. */
   showItems(items: readonly TrayItem[]): void;
+  /** The app menu's Settings… */
+  openView(view: AppView): void;
   log(message: string): void;
 }): UpdatesBinding => {
   const perform = (action: TrayAction) => {
     if (action.kind === 'check-updates') void controller.check({ userAsked: true });
     else if (action.kind === 'restart-to-update') controller.restart();
+    else if (action.kind === 'open-view') openView(action.view);
   };
   const show = (status: UpdateStatus, userAsked: boolean) => {
     Menu.setApplicationMenu(

@@ -25,7 +25,7 @@ const setup = async (answer: AwayChoice, answerAfterMs = 0) => {
     hooks: {
       openApp: noop,
       openTask: noop,
-      openSync: noop,
+      openView: noop,
       checkForUpdates: noop,
       restartToUpdate: noop,
       quit: noop,

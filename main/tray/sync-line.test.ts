@@ -25,7 +25,7 @@ const outline = (items: TrayItem[]) =>
     i.type === 'separator'
       ? '---'
       : i.type === 'action'
-        ? `[${i.label}] ${i.action.kind}`
+        ? `[${i.label}] ${i.action.kind}${'view' in i.action ? ` ${i.action.view}` : ''}`
         : i.label,
   );
 /** The menu's lines between the timer block and the footer. */
@@ -54,10 +54,12 @@ describe('the tray menu: sync state beside the timer', () => {
   });
 
   it('failed edits: an item that opens the Sync view', () => {
-    expect(syncLines({ ...synced, failed: 1 })).toEqual(['[1 edit failed — open Sync] open-sync']);
+    expect(syncLines({ ...synced, failed: 1 })).toEqual([
+      '[1 edit failed — open Sync] open-view sync',
+    ]);
     expect(syncLines({ ...synced, online: false, pending: 2, failed: 3 })).toEqual([
       'Offline — 2 edits waiting',
-      '[3 edits failed — open Sync] open-sync',
+      '[3 edits failed — open Sync] open-view sync',
     ]);
   });
 

@@ -49,7 +49,7 @@ export const syncItems = (sync: TraySync | null): TrayItem[] => {
     items.push({
       type: 'action',
       label: `${edits(sync.failed)} failed — open Sync`,
-      action: { kind: 'open-sync' },
+      action: { kind: 'open-view', view: 'sync' },
     });
   }
   return items;

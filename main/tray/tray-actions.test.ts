@@ -30,6 +30,7 @@ describe('editsForAction', () => {
       ],
       [{ kind: 'open-app' }, []],
       [{ kind: 'open-task', taskId: 9 }, []],
+      [{ kind: 'open-view', view: 'settings' }, []],
       [{ kind: 'quit' }, []],
     ];
     for (const [action, edits] of cases) {

@@ -24,7 +24,7 @@ export const editsForAction = (action: TrayAction): EditCommand[] => {
       ];
     case 'open-app':
     case 'open-task':
-    case 'open-sync':
+    case 'open-view':
     case 'check-updates':
     case 'restart-to-update':
     case 'quit':

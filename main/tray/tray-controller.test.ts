@@ -32,7 +32,7 @@ const setup = () => {
     hooks: {
       openApp: () => opened.push('app'),
       openTask: (id) => opened.push(`task ${id}`),
-      openSync: () => opened.push('sync'),
+      openView: (view) => opened.push(`view ${view}`),
       checkForUpdates: () => opened.push('check for updates'),
       restartToUpdate: () => opened.push('restart to update'),
       quit: () => opened.push('quit'),
@@ -186,17 +186,21 @@ describe('TrayController over the bridge', () => {
     ]);
   });
 
-  it('open, show task and quit go to the shell; signed out shows the sign-in line', async () => {
+  it('open, show task, settings and quit go to the shell; signed out shows the sign-in line', async () => {
     const s = setup();
     await s.host.endpoint.call('edits.apply', { kind: 'timer.start', taskId: 11 });
     await s.tray.start();
     await s.tray.perform(s.action('Show task'));
     await s.tray.perform(s.action('Open Worktray'));
+    await s.tray.perform(s.action('Settings…'));
     await s.tray.perform(s.action('Quit Worktray'));
-    expect(s.opened).toEqual(['task 11', 'app', 'quit']);
+    expect(s.opened).toEqual(['task 11', 'app', 'view settings', 'quit']);
     s.host.signOut();
     await s.tray.refresh();
     expect(s.labels()[0]).toBe('Sign in to track time');
+    // Settings are this machine's: they open signed out too.
+    await s.tray.perform(s.action('Settings…'));
+    expect(s.opened.at(-1)).toBe('view settings');
   });
 
   it('shows the sync state beside the timer and follows the engine status events', async () => {
@@ -215,7 +219,7 @@ describe('TrayController over the bridge', () => {
     await new Promise((r) => setTimeout(r, 30));
     expect(s.labels()).not.toContain('Offline — 3 edits waiting');
     await s.tray.perform(s.action('1 edit failed — open Sync'));
-    expect(s.opened).toEqual(['sync']);
+    expect(s.opened).toEqual(['view sync']);
 
     s.host.signOut();
     await s.tray.refresh();

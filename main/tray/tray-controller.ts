@@ -1,4 +1,5 @@
 import { isBridgeError, type SyncStatus } from '../../shared/bridge';
+import type { AppView } from '../../shared/bridge/events';
 import type { BridgeEndpoint } from '../bridge/endpoint';
 import { callBridge, editsPort } from './bridge-calls';
 import { type TraySync, traySyncFrom } from './sync-line';
@@ -16,8 +17,8 @@ export interface TrayPort {
 export interface TrayHooks {
   openApp(): void;
   openTask(taskId: number): void;
-  /** The window on its Sync view, where failed edits are retried or given up. */
-  openSync(): void;
+  /** The window on one of its views: Sync (failed edits are retried there), Settings. */
+  openView(view: AppView): void;
   checkForUpdates(): void;
   restartToUpdate(): void;
   quit(): void;
@@ -132,7 +133,7 @@ export class TrayController {
     const { hooks, endpoint } = this.options;
     if (action.kind === 'open-app') return hooks.openApp();
     if (action.kind === 'open-task') return hooks.openTask(action.taskId);
-    if (action.kind === 'open-sync') return hooks.openSync();
+    if (action.kind === 'open-view') return hooks.openView(action.view);
     if (action.kind === 'check-updates') return hooks.checkForUpdates();
     if (action.kind === 'restart-to-update') return hooks.restartToUpdate();
     if (action.kind === 'quit') return hooks.quit();

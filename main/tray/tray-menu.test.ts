@@ -43,6 +43,7 @@ describe('buildTrayView', () => {
       'Sign in to track time',
       '---',
       '[Open Worktray] {"kind":"open-app"}',
+      '[Settings…] {"kind":"open-view","view":"settings"}',
       '[Quit Worktray] {"kind":"quit"}',
     ]);
   });
@@ -60,6 +61,7 @@ describe('buildTrayView', () => {
       '[Call the printer] {"kind":"start","taskId":13}',
       '---',
       '[Open Worktray] {"kind":"open-app"}',
+      '[Settings…] {"kind":"open-view","view":"settings"}',
       '[Quit Worktray] {"kind":"quit"}',
     ]);
   });
@@ -88,6 +90,7 @@ describe('buildTrayView', () => {
       '  [Call the printer] {"kind":"switch","trackId":501,"taskId":13}',
       '---',
       '[Open Worktray] {"kind":"open-app"}',
+      '[Settings…] {"kind":"open-view","view":"settings"}',
       '[Quit Worktray] {"kind":"quit"}',
     ]);
   });

@@ -1,3 +1,4 @@
+import type { AppView } from '../../shared/bridge/events';
 import { syncItems, type TraySync } from './sync-line';
 import {
   elapsedSeconds,
@@ -22,8 +23,8 @@ export type TrayAction =
   | { kind: 'switch'; trackId: number; taskId: number }
   | { kind: 'open-app' }
   | { kind: 'open-task'; taskId: number }
-  /** The window on its Sync view (edits failed). */
-  | { kind: 'open-sync' }
+  /** The window on one of its views: Sync (edits failed), Settings. */
+  | { kind: 'open-view'; view: AppView }
   /** The update feed is asked now (main/services/updater.ts). */
   | { kind: 'check-updates' }
   /** Quit and install the downloaded update. */
@@ -50,8 +51,16 @@ export const menuLabel = (text: string) => text.replaceAll('&', '&&');
 
 const sep: TrayItem = { type: 'separator' };
 
+/** Settings…, in the tray and the app menu alike. */
+export const settingsItem: TrayItem = {
+  type: 'action',
+  label: 'Settings…',
+  action: { kind: 'open-view', view: 'settings' },
+};
+
 const appItems: TrayItem[] = [
   { type: 'action', label: `Open ${APP_NAME}`, action: { kind: 'open-app' } },
+  settingsItem,
   { type: 'action', label: `Quit ${APP_NAME}`, action: { kind: 'quit' } },
 ];
 

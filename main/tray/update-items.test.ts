@@ -59,10 +59,11 @@ describe('updateItems', () => {
 describe('the tray menu', () => {
   it('has the update items above its footer, signed in or not', () => {
     const view = buildTrayView(signedOutState(T0), T0, null, updateItems({ state: 'off' }));
-    expect(shown(view.items).slice(-4)).toEqual([
+    expect(shown(view.items).slice(-5)).toEqual([
       ['Check for updates (no update feed set)', false],
       [undefined, true],
       ['Open Worktray', true],
+      ['Settings…', true],
       ['Quit Worktray', true],
     ]);
     const signedIn = buildTrayView(

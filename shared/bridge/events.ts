@@ -9,6 +9,10 @@ export const entityKey = z
   .string()
   .regex(/^[a-z-]+:(-?\d+|\*)$/, 'must look like task:12 or task:*');
 
+/** The window's views the host can open (the tray, the app menu). */
+export const appView = z.enum(['sync', 'settings']);
+export type AppView = z.infer<typeof appView>;
+
 /** Event name → payload: what the host pushes to the UI without being asked. */
 export const bridgeEvents = {
   'sync.status': syncStatus,
@@ -32,6 +36,6 @@ export const bridgeEvents = {
   'notifications.arrived': z.object({ notificationIds: z.array(z.number().int()) }),
   /** Open a task (deep link, notification click). */
   'app.navigate': z.object({ taskId: entityId }),
-  /** Open one of the window's views (the tray's "edits failed — open Sync"). */
-  'app.openView': z.object({ view: z.enum(['sync']) }),
+  /** Open one of the window's views (the tray's "edits failed — open Sync", Settings…). */
+  'app.openView': z.object({ view: appView }),
 };

@@ -7,7 +7,7 @@ import { buildElectron } from '../../main/electron/build';
 import type { BridgeInput, BridgeMethod, BridgeOutput } from '../../shared/bridge';
 import type { BridgeErrorData } from '../../shared/bridge/define';
 import { replicaFolderOf } from '../../sync/db/replica-name';
-import type { FakeWindow, StandInState } from './electron-stand-in';
+import type { FakeWindow, MenuTemplateItem, StandInState } from './electron-stand-in';
 import { newStandInState } from './stand-in-state';
 
 /**
@@ -40,8 +40,9 @@ const until = async <T>(
   throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 };
 
+/** The window the app shows now: the latest made (a closed one is replaced by a new one). */
 const win = (): FakeWindow => {
-  const w = s.windows[0];
+  const w = s.windows.at(-1);
   if (!w) throw new Error('no window');
   return w;
 };
@@ -230,7 +231,7 @@ describe('the Electron main process', () => {
     await value('sync.pause', {});
     const start = await until('a start item', () =>
       tray.menu?.items.find(
-        (i) => i.click && i.label !== 'Open Worktray' && i.label !== 'Quit Worktray',
+        (i) => i.click && !['Open Worktray', 'Settings…', 'Quit Worktray'].includes(i.label ?? ''),
       ),
     );
     start.click?.();
@@ -352,6 +353,58 @@ describe('the Electron main process', () => {
       'app.navigate',
       { taskId: 42 },
     ]);
+  });
+
+  it('Settings… in the app menu and the tray opens the Settings view, waiting for a new page', {
+    timeout: 60_000,
+  }, async () => {
+    const openViews = () =>
+      s.sent.filter((m) => m[0] === 'worktray:event' && m[1] === 'app.openView');
+    const settingsOf = (items: readonly Pick<MenuTemplateItem, 'label' | 'click'>[] | undefined) =>
+      items?.find((i) => i.label === 'Settings…') as
+        | (MenuTemplateItem & { accelerator?: string })
+        | undefined;
+    // This run is on Linux: Settings… heads the File menu.
+    const fileMenu = s.appMenu?.items.find((i) => i.role === 'fileMenu');
+    const item = settingsOf(fileMenu?.submenu);
+    expect(item?.accelerator).toBe('CmdOrCtrl+,');
+
+    // The window is open and its page loaded: the view is sent at once.
+    s.sent.length = 0;
+    item?.click?.();
+    await until('the openView event', () => openViews().length === 1);
+    expect(openViews()).toEqual([['worktray:event', 'app.openView', { view: 'settings' }]]);
+
+    // With the window closed, the click makes a new one and the view waits for its page.
+    const first = win();
+    const loadURL = Object.getPrototypeOf(first).loadURL as FakeWindow['loadURL'];
+    let loaded: (() => void) | null = null;
+    Object.getPrototypeOf(first).loadURL = function (this: FakeWindow, url: string) {
+      loaded = () => void loadURL.call(this, url);
+      return Promise.resolve();
+    };
+    try {
+      first.emit('closed');
+      s.sent.length = 0;
+      item?.click?.();
+      expect(s.windows).toHaveLength(2);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(openViews()).toEqual([]);
+      (loaded as (() => void) | null)?.();
+    } finally {
+      Object.getPrototypeOf(first).loadURL = loadURL;
+    }
+    const second = s.windows[1];
+    await until('the openView event after the load', () => openViews().length === 1);
+    expect(openViews()).toEqual([['worktray:event', 'app.openView', { view: 'settings' }]]);
+    expect(second?.shown).toBe(true);
+
+    // The tray's Settings… takes the same path.
+    const tray = await until('the tray', () => s.trays[0]);
+    s.sent.length = 0;
+    settingsOf(tray.menu?.items)?.click?.();
+    await until('the openView event from the tray', () => openViews().length === 1);
+    expect(openViews()).toEqual([['worktray:event', 'app.openView', { view: 'settings' }]]);
   });
 
   it('stops the host and the tray when quitting', { timeout: 60_000 }, async () => {
