@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ago, formatCalendarDay, formatDue, formatMoment, formatTime, formatWeek } from './dates';
+import {
+  ago,
+  formatCalendarDay,
+  formatDue,
+  formatMoment,
+  formatTime,
+  formatWeek,
+  isPastDue,
+} from './dates';
 
 // 23:30 UTC on Dec 23 is already Dec 24 in Berlin and still Dec 23 in New York.
 const lateUtc = Date.UTC(2026, 11, 23, 23, 30);
@@ -51,6 +59,16 @@ describe('formatDue (relative near today, where the user is)', () => {
     expect(formatDue('2026-12-27T12:00:00.000Z', berlin)).toBe('Dec 27');
     expect(formatDue(due, { ...berlin, locale: 'de-DE' })).toBe('Heute');
     expect(formatDue(null, berlin)).toBe('');
+  });
+});
+
+describe('isPastDue (the Overdue group’s rule: before the user’s today)', () => {
+  it('holds a task due today not overdue, though its due moment has passed', () => {
+    // Dec 23's due moment (noon UTC) is past in both zones; it is today only in New York.
+    expect(isPastDue('2026-12-23T12:00:00.000Z', newYork)).toBe(false);
+    expect(isPastDue('2026-12-23T12:00:00.000Z', berlin)).toBe(true);
+    expect(isPastDue('2026-12-22T12:00:00.000Z', newYork)).toBe(true);
+    expect(isPastDue(null, berlin)).toBe(false);
   });
 });
 

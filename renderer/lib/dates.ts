@@ -115,6 +115,17 @@ export function formatDue(value: DateValue, options?: DateOptions): string {
   return words.charAt(0).toLocaleUpperCase(o.locale) + words.slice(1);
 }
 
+/**
+ * Whether a due date's day is before the user's today: the rule My tasks' Overdue group and
+ * its chip use (shared/due-groups.ts), so a task due today is not shown overdue until tomorrow.
+ */
+export function isPastDue(value: DateValue, options?: DateOptions): boolean {
+  const ms = toMs(value);
+  if (ms === null) return false;
+  const o = resolve(options);
+  return calendarDay(ms) < dayIn(o.now, o.timeZone);
+}
+
 /** Weekday and day of a UTC day (timesheet columns): "Mon 23". */
 export function formatWeekday(day: number, options?: DateOptions): string {
   return formatter(resolve(options).locale, {

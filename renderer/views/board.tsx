@@ -14,9 +14,9 @@ import type { BridgeOutput, TaskRow } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
 import { applyEdit } from '../data/edits';
 import { patchAll, useQuery } from '../data/query';
-import { formatDue } from '../lib/dates';
+import { formatDue, isPastDue } from '../lib/dates';
 import { initials, userName } from '../lib/format';
-import { baseStatuses, mergeNames, priorityClass } from '../lib/vocab';
+import { baseStatuses, isDone, mergeNames, priorityClass } from '../lib/vocab';
 import { SyncMark } from '../ui/sync-mark';
 import {
   boardAnnouncements,
@@ -71,7 +71,9 @@ function CardFace({ task }: { task: TaskRow }) {
           <span className={priorityClass(task.priority)}>{task.priority}</span>
         ) : null}
         {task.dueDate ? (
-          <span className={`muted${task.overdue ? ' is-overdue' : ''}`}>
+          <span
+            className={`muted${!isDone(task.status) && isPastDue(task.dueDate) ? ' is-overdue' : ''}`}
+          >
             {formatDue(task.dueDate)}
           </span>
         ) : null}

@@ -7,7 +7,7 @@ import type { CustomField } from '../../shared/api/custom-fields';
 import type { TaskRow } from '../../shared/bridge';
 import { applyEdit } from '../data/edits';
 import { isDropdown, optionOf } from '../lib/custom-values';
-import { formatCalendarDay, formatDue } from '../lib/dates';
+import { formatCalendarDay, formatDue, isPastDue } from '../lib/dates';
 import { initials, userName } from '../lib/format';
 import { DONE, isDone, priorityClass, REOPENED, statusClass } from '../lib/vocab';
 import { SyncMark } from '../ui/sync-mark';
@@ -134,7 +134,7 @@ function cell(
         <div
           key={id}
           role="gridcell"
-          className={`tt-cell${t.overdue && !done ? ' is-overdue' : ''}`}
+          className={`tt-cell${!done && isPastDue(t.dueDate) ? ' is-overdue' : ''}`}
         >
           {formatDue(t.dueDate)}
         </div>
