@@ -3,7 +3,7 @@ import { toast } from '../ui/toast';
 import { bridge } from './bridge';
 import { editErrorWords } from './edit-error';
 import { optimisticPatch } from './optimistic';
-import { patchAll, refreshAll } from './query';
+import { holdPatch, refreshAll } from './query';
 
 /**
  * The one way the UI changes anything: patch the cached views now (optimistic), hand the edit
@@ -12,13 +12,16 @@ import { patchAll, refreshAll } from './query';
  */
 export async function applyEdit(cmd: EditCommand): Promise<EditResult | null> {
   const patch = optimisticPatch(cmd);
-  if (patch)
-    patchAll((method, data) => (patch.methods.includes(method) ? patch.apply(data) : data));
+  const release = patch
+    ? holdPatch((method, data) => (patch.methods.includes(method) ? patch.apply(data) : data))
+    : () => {};
   try {
     const result = await bridge().invoke('edits.apply', cmd);
+    release();
     refreshAll();
     return result;
   } catch (error) {
+    release();
     refreshAll();
     toast(`Could not save: ${editErrorWords(error)}`, 'error');
     return null;

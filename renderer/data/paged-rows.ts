@@ -1,5 +1,6 @@
 import type { BridgeMethod } from '../../shared/bridge';
 import { keepEqual } from './keep-equal';
+import { withPendingPatches } from './query';
 import { type Cancel, whenIdle } from './schedule';
 
 export interface Page<T> {
@@ -192,8 +193,10 @@ export class PagedRows<T> {
     const generation = this.generation;
     this.reading.set(page, seq);
     try {
-      const answer = await this.read(page * this.pageSize, this.pageSize);
+      const read = await this.read(page * this.pageSize, this.pageSize);
       if (generation !== this.generation || this.reading.get(page) !== seq) return;
+      // Edits still on their way may postdate the read: their patches go on top.
+      const answer = withPendingPatches(this.method, read) as typeof read;
       this.reading.delete(page);
       const before = this.held.get(page);
       const items = keepEqual(before?.items, answer.items);

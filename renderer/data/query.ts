@@ -45,7 +45,7 @@ async function read(slot: Slot) {
     const answer = await bridge().invoke(slot.method, slot.input as never);
     if (slot.seq !== seq) return;
     const before = slot.entry;
-    const data = keepEqual(before.data, answer);
+    const data = keepEqual(before.data, withPendingPatches(slot.method, answer));
     if (data === before.data && !before.loading && !before.error) return;
     slot.entry = { data, error: null, loading: false, seq };
   } catch (error) {
@@ -111,6 +111,31 @@ export function refreshAll() {
     for (const slot of slots.values()) if (slot.refs > 0) void read(slot);
     for (const cache of externals) cache.refresh();
   });
+}
+
+type Patch = (method: BridgeMethod, data: unknown) => unknown;
+
+/** The optimistic patches of edits the host has not answered yet. */
+const pendingPatches = new Set<Patch>();
+
+/**
+ * An answer read while edits were on their way may predate them (a re-read an earlier edit
+ * queued): their patches go on top, or a toggle would flick back until the next re-read.
+ * The patches set values rather than flip them, so one already in the answer is a no-op.
+ */
+export function withPendingPatches(method: BridgeMethod, data: unknown): unknown {
+  let out = data;
+  for (const patch of pendingPatches) out = patch(method, out);
+  return out;
+}
+
+/** Applies an edit's optimistic patch now and to every answer until the returned release. */
+export function holdPatch(patch: Patch): () => void {
+  pendingPatches.add(patch);
+  patchAll(patch);
+  return () => {
+    pendingPatches.delete(patch);
+  };
 }
 
 /** Rewrites cached data in place (optimistic edits); returns how many entries changed. */
