@@ -62,7 +62,7 @@ const deleteItem = (db: Sqlite, c: EditOf<'checklist.delete'>, ctx: EditContext)
   );
 };
 
-export const writeChecklistItem = (db: Sqlite, c: ChecklistItem, onTaskId: number): void => {
+const writeChecklistItem = (db: Sqlite, c: ChecklistItem, onTaskId: number): void => {
   stmt(
     db,
     `INSERT OR REPLACE INTO checklist_items (checklist_id, task_id, name, completed, assignee_id, position,
