@@ -22,6 +22,12 @@ export const entityId = z
   .int()
   .refine((n) => n !== 0 && Math.abs(n) <= Number.MAX_SAFE_INTEGER, 'must be a non-zero id');
 
+/**
+ * A task patch changes the fields it names and nothing else. `customFieldValues` names the
+ * fields it sets, one item each (`value: null` clears one); the task's other fields keep their
+ * values (shared/edits/keyed-lists.ts). `owners` and `tags` replace the whole list: the UI
+ * edits them as a whole.
+ */
 const taskPatch = taskCreateRequest.partial();
 const checklistPatch = z
   .object({

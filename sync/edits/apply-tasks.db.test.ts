@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NOW } from '../db/queries/read.fixture';
+import { CLIENT, DEADLINE, NOW, STAGE } from '../db/queries/read.fixture';
 import { listTasks, readTask } from '../db/queries/tasks-read';
 import { readChecklist, taskDetail } from '../db/queries/views';
 import { EditError } from './state';
@@ -78,6 +78,43 @@ describe('applyEdit: tasks', () => {
     expect(
       listTasks(f.db, { kind: 'project', projectId: 101 }, page, NOW).content.map((x) => x.taskId),
     ).toContain(t.id);
+  });
+
+  it('a custom field is edited per field: the others keep their values', () => {
+    const values = (id: number) =>
+      Object.fromEntries(
+        (readTask(f.db, id, NOW)?.customFields ?? []).map((c) => [
+          c.taskCustomFieldId,
+          c.fieldValue?.[0]?.value ?? null,
+        ]),
+      );
+    const before = values(2);
+    f.edit({
+      kind: 'task.update',
+      taskId: 2,
+      patch: { customFieldValues: [{ taskCustomFieldId: STAGE, value: 'Ship' }] },
+    });
+    expect(values(2)).toEqual({ ...before, [STAGE]: 'Ship' });
+    expect(
+      (f.rows()[0]?.body as { customFieldValues?: unknown } | undefined)?.customFieldValues,
+    ).toEqual([
+      { taskCustomFieldId: CLIENT, value: 'acme corp' },
+      { taskCustomFieldId: DEADLINE, value: before[DEADLINE] },
+      { taskCustomFieldId: STAGE, value: 'Ship' },
+    ]);
+    // null clears that one field only.
+    f.edit({
+      kind: 'task.update',
+      taskId: 2,
+      patch: { customFieldValues: [{ taskCustomFieldId: CLIENT, value: null }] },
+    });
+    expect(values(2)).toEqual({ ...before, [CLIENT]: null, [STAGE]: 'Ship' });
+    expect(
+      (f.rows()[0]?.body as { customFieldValues?: unknown } | undefined)?.customFieldValues,
+    ).toEqual([
+      { taskCustomFieldId: DEADLINE, value: before[DEADLINE] },
+      { taskCustomFieldId: STAGE, value: 'Ship' },
+    ]);
   });
 
   it('an update sends the full state: the patch over the current row', () => {

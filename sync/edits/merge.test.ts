@@ -81,3 +81,57 @@ describe('changedFields', () => {
     expect(changedFields({ a: 1 }, null, 7)).toEqual({ a: 7 });
   });
 });
+
+describe('custom field values: merged per field', () => {
+  const cf = (...pairs: [number, string | null][]) =>
+    pairs.map(([taskCustomFieldId, value]) => ({ taskCustomFieldId, value }));
+
+  it('the user’s field and another writer’s later change of another field both stay', () => {
+    const r = mergeFields({
+      body: { customFieldValues: cf([1, 'a'], [2, 'mine']) },
+      base: { customFieldValues: cf([1, 'a'], [2, 'b']) },
+      server: { customFieldValues: cf([1, 'theirs'], [2, 'b']) },
+      serverModified: 500,
+      edited: changedFields(
+        { customFieldValues: cf([1, 'a'], [2, 'mine']) },
+        { customFieldValues: cf([1, 'a'], [2, 'b']) },
+        300,
+      ),
+      sent: [],
+      clock: null,
+    });
+    expect(r.body).toEqual({ customFieldValues: cf([1, 'theirs'], [2, 'mine']) });
+    expect(r.edited).toEqual({ 'customFieldValues[2]': 300 });
+  });
+
+  it('a field the user cleared stays cleared; one another writer added stays', () => {
+    const before = { customFieldValues: cf([1, 'a'], [2, 'b']) };
+    const body = { customFieldValues: cf([2, 'b']) };
+    const edited = changedFields(body, before, 300);
+    expect(edited).toEqual({ 'customFieldValues[1]': 300 });
+    const r = mergeFields({
+      body,
+      base: before,
+      server: { customFieldValues: cf([1, 'a'], [2, 'b'], [3, 'new']) },
+      serverModified: 500,
+      edited,
+      sent: [],
+      clock: null,
+    });
+    expect(r.body).toEqual({ customFieldValues: cf([2, 'b'], [3, 'new']) });
+  });
+
+  it('a row of an older build that marked the whole list keeps every field of it', () => {
+    const r = mergeFields({
+      body: { customFieldValues: cf([1, 'mine']) },
+      base: { customFieldValues: cf([1, 'a']) },
+      server: { customFieldValues: cf([1, 'a'], [2, 'theirs']) },
+      serverModified: 500,
+      edited: { customFieldValues: 300 },
+      sent: [],
+      clock: null,
+    });
+    // Their field 2 came later and is not the user's: both stay.
+    expect(r.body).toEqual({ customFieldValues: cf([1, 'mine'], [2, 'theirs']) });
+  });
+});

@@ -16,6 +16,7 @@
  *   answers, sync/api/server-clock.ts), beyond the estimate's error. Within the error the
  *   user's value stays.
  */
+import { gatherItems, spreadItems, spreadMarks } from '../../shared/edits/keyed-lists';
 import type { Json, JsonObject } from '../outbox';
 
 export { mergeEdited } from '../outbox/coalesce';
@@ -45,12 +46,14 @@ export const serverLater = (
 
 /**
  * The fields an update changes against the state it was made from (the replica's, with the
- * queued edits on it), each stamped `at`.
+ * queued edits on it), each stamped `at`; a keyed list's items each count as a field
+ * (`customFieldValues[7]`, shared/edits/keyed-lists.ts).
  */
 export const changedFields = (body: Json, before: JsonObject | null, at: number): Edited => {
   const out: Edited = {};
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return out;
-  for (const [k, v] of Object.entries(body)) if (!before || !same(v, before[k])) out[k] = at;
+  const [mine, was] = spreadItems([body, before]);
+  for (const [k, v] of Object.entries(mine ?? {})) if (!was || !same(v, was[k])) out[k] = at;
   return out;
 };
 
@@ -76,26 +79,35 @@ export interface MergeResult {
   edited: Edited;
 }
 
+/** Field by field, a keyed list's items each as a field (see `changedFields`). */
 export const mergeFields = (m: MergeInput): MergeResult => {
-  const out: JsonObject = { ...m.server };
+  const [body = {}, server = {}, base = null, ...sent] = spreadItems([
+    m.body,
+    m.server,
+    m.base,
+    ...m.sent,
+  ]);
+  const marks = spreadMarks(m.edited, body ?? {});
+  const out: JsonObject = { ...server };
   const edited: Edited = {};
-  for (const [k, mine] of Object.entries(m.body)) {
-    const at = m.edited[k];
+  for (const [k, mine] of Object.entries(body ?? {})) {
+    const at = marks[k];
     if (at === undefined) {
-      out[k] = Object.hasOwn(m.server, k) ? (m.server[k] as Json) : mine;
+      out[k] = server && Object.hasOwn(server, k) ? (server[k] as Json) : mine;
       continue;
     }
-    const theirs = m.server[k];
+    const theirs = server?.[k];
     const ours =
-      !Object.hasOwn(m.server, k) ||
+      !server ||
+      !Object.hasOwn(server, k) ||
       same(theirs, mine) ||
-      (m.base !== null && same(theirs, m.base[k])) ||
-      m.sent.some((s) => Object.hasOwn(s, k) && same(theirs, s[k]));
+      (base !== null && same(theirs, base[k])) ||
+      sent.some((s) => s !== null && Object.hasOwn(s, k) && same(theirs, s[k]));
     if (!ours && serverLater(m.serverModified, at, m.clock)) out[k] = theirs as Json;
     else {
       out[k] = mine;
       edited[k] = at;
     }
   }
-  return { body: out, edited };
+  return { body: gatherItems(out), edited };
 };

@@ -188,6 +188,58 @@ describe('engine', () => {
     });
   });
 
+  it('edits one custom field and keeps the others, and another writer’s, on the server', async () => {
+    const { engine, other } = await setUp();
+    const db = engine.replica.db;
+    // A task with a text field and another field set: the user edits the text, someone else
+    // clears the other.
+    const pair = db
+      .prepare(
+        `SELECT v.task_id AS taskId, v.field_id AS mine, o.field_id AS theirs
+         FROM custom_field_values v JOIN custom_fields f USING (field_id)
+         JOIN custom_field_values o ON o.task_id = v.task_id AND o.field_id <> v.field_id
+         WHERE f.field_type = 'TEXT' AND v.task_id > 0 LIMIT 1`,
+      )
+      .get() as { taskId: number; mine: number; theirs: number };
+    const valuesOn = async (taskId: number) =>
+      Object.fromEntries(
+        ((await serverTask(other, taskId)).customFields ?? []).map((c) => [
+          c.taskCustomFieldId,
+          c.fieldValue?.find((v) => v.taskId === taskId)?.value ?? null,
+        ]),
+      );
+    const before = await valuesOn(pair.taskId);
+    expect(Object.values(before).filter((v) => v !== null).length).toBeGreaterThan(1);
+    engine.pause();
+    engine.edit({
+      kind: 'task.update',
+      taskId: pair.taskId,
+      patch: { customFieldValues: [{ taskCustomFieldId: pair.mine, value: 'mine' }] },
+    });
+    // Another writer, after the user's edit, changes the other field (the whole set, as the API takes it).
+    const now = await serverTask(other, pair.taskId);
+    await other.ops.updateProjectTask({
+      path: { spaceId: now.spaceId ?? 0, projectId: now.projectId ?? 0, taskId: pair.taskId },
+      body: {
+        taskTitle: now.taskTitle,
+        ...(now.status ? { status: now.status } : {}),
+        ...(now.priority ? { priority: now.priority } : {}),
+        customFieldValues: Object.entries(before).map(([id, value]) => ({
+          taskCustomFieldId: Number(id),
+          value: Number(id) === pair.theirs ? null : (value as string | number | boolean | null),
+        })),
+      },
+    });
+    engine.resume();
+    await engine.syncNow();
+    await settle(engine);
+    expect(await valuesOn(pair.taskId)).toEqual({
+      ...before,
+      [pair.mine]: 'mine',
+      [pair.theirs]: null,
+    });
+  });
+
   it('turns an edit of something deleted on the server into a conflict the user resolves', async () => {
     const { engine, other } = await setUp();
     engine.edit({ kind: 'task.create', fields: { taskTitle: 'doomed' } });

@@ -1,6 +1,7 @@
 /** Tasks and subtasks: create, update, delete. */
 import type { Task, TaskCreateRequest } from '../../../shared/api/tasks';
 import type { EditOf, EditResult } from '../../../shared/edits/commands';
+import { patchState } from '../../../shared/edits/keyed-lists';
 import type { Sqlite } from '../../db/open';
 import { deleteTasks, writeTask } from '../../db/queries/tasks-write';
 import { checkBody, editCreate, editExisting } from '../commit';
@@ -56,7 +57,8 @@ const createTask = (db: Sqlite, c: EditOf<'task.create'>, ctx: EditContext): Edi
 const updateTask = (db: Sqlite, c: EditOf<'task.update'>, ctx: EditContext): EditResult => {
   const place = taskPlace(db, c.taskId);
   const { operationId, path } = taskOp(place, 'update');
-  const body = checkBody(operationId, { ...taskState(db, place.taskId), ...c.patch });
+  // A custom field is patched per field (shared/edits/keyed-lists.ts): the others are kept.
+  const body = checkBody(operationId, patchState(taskState(db, place.taskId) ?? {}, c.patch));
   return editExisting(
     db,
     { kind: 'task.update', entity: 'task', id: place.taskId, operationId, path, body },
