@@ -1,0 +1,318 @@
+/**
+ * Undoing one entry: its inverse edits, applied through the same `applyEdit` path as any edit
+ * (so they queue and coalesce like the user's own), or, for a delete that cannot have reached
+ * the server, its outbox row dropped and the replica rolled back (nothing is sent). What an
+ * undo cannot reverse is said in `notes`.
+ */
+import { type EditCommand, type EditResult, editCommand } from '../../shared/edits/commands';
+import { stmt } from '../db/kysely';
+import type { Sqlite } from '../db/open';
+import { entityExists, entityState } from '../edits/entities';
+import { rollBack } from '../edits/rollback';
+import {
+  discard as discardRow,
+  type EntityKind,
+  entityKey,
+  getMutation,
+  type JsonObject,
+  mayHaveReachedServer,
+} from '../outbox';
+import { nounOf } from './label';
+import { resolveId } from './remap';
+import { noteMoved } from './store';
+import type {
+  CreateEntry,
+  DeletedCopy,
+  DeleteEntry,
+  Entry,
+  MoveEntry,
+  TaskCopy,
+  UpdateEntry,
+} from './types';
+
+export interface UndoIo {
+  db: Sqlite;
+  now: number;
+  /** Applies an edit as any edit is applied (not recorded as a step of its own). */
+  apply(c: EditCommand): EditResult;
+  notes: string[];
+  /** Entity keys changed, for the window's re-read. */
+  touched: Set<string>;
+  /** Staged files of dropped rows, removed after the commit. */
+  files: string[];
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+const run = (io: UndoIo, c: EditCommand): EditResult => {
+  const r = io.apply(c);
+  for (const id of r.ids) io.touched.add(`${r.entityKind}:${id}`);
+  return r;
+};
+
+/** The update command of an entity setting `patch` (its state-shaped fields). */
+const updateCommand = (entity: EntityKind, id: number, patch: JsonObject): unknown => {
+  switch (entity) {
+    case 'task':
+      return { kind: 'task.update', taskId: id, patch };
+    case 'checklist':
+      return { kind: 'checklist.update', checklistId: id, patch };
+    case 'timer':
+      return { kind: 'timer.update', trackId: id, patch };
+    case 'space':
+      return { kind: 'space.update', spaceId: id, patch };
+    case 'project':
+      return { kind: 'project.update', projectId: id, patch };
+    case 'attachment':
+      return { kind: 'attachment.rename', attachmentId: id, fileName: patch.fileName };
+    default:
+      return null;
+  }
+};
+
+/**
+ * Sets the fields of `target` that differ from the entity's state now. Fields the command
+ * cannot set back (a status the entity had none of) are named in the notes.
+ */
+const setBack = (io: UndoIo, entity: EntityKind, id: number, target: JsonObject): void => {
+  const patch: JsonObject = {};
+  for (const [k, v] of Object.entries(target)) {
+    if (editCommand.safeParse(updateCommand(entity, id, { [k]: v })).success) patch[k] = v;
+    else io.notes.push(`its ${k} could not be set back`);
+  }
+  if (Object.keys(patch).length === 0) return;
+  const parsed = editCommand.safeParse(updateCommand(entity, id, patch));
+  if (parsed.success) run(io, parsed.data);
+  else io.notes.push(`its ${Object.keys(patch).join(', ')} could not be set back`);
+};
+
+/** An update: each field back to its value before, unless someone changed it since. */
+const undoUpdate = (io: UndoIo, e: UpdateEntry) => {
+  const id = resolveId(io.db, e.entity, e.id);
+  const now = entityState(io.db, e.entity, id);
+  if (!now) {
+    io.notes.push(`the ${nounOf(e.entity)} is gone, nothing to undo`);
+    return;
+  }
+  const revert: JsonObject = {};
+  const kept: string[] = [];
+  for (const k of Object.keys(e.after)) {
+    if (!same(now[k], e.after[k])) kept.push(k);
+    else if (!same(now[k], e.before[k])) {
+      if (Object.hasOwn(e.before, k)) revert[k] = e.before[k] ?? null;
+      else io.notes.push(`its ${k} could not be cleared`);
+    }
+  }
+  if (kept.length > 0) io.notes.push(`${kept.join(', ')} changed since, left as it is`);
+  if (Object.keys(revert).length === 0) {
+    if (kept.length > 0) io.notes.push('nothing was undone');
+    return;
+  }
+  setBack(io, e.entity, id, revert);
+};
+
+const deleteCommand = (entity: EntityKind, id: number): EditCommand | null => {
+  switch (entity) {
+    case 'task':
+      return { kind: 'task.delete', taskId: id };
+    case 'checklist':
+      return { kind: 'checklist.delete', checklistId: id };
+    case 'attachment':
+      return { kind: 'attachment.delete', attachmentId: id };
+    case 'timer':
+      return { kind: 'timer.delete', trackId: id };
+    case 'space':
+      return { kind: 'space.delete', spaceId: id };
+    case 'project':
+      return { kind: 'project.delete', projectId: id };
+    default:
+      return null;
+  }
+};
+
+const timerStateOf = (db: Sqlite, trackId: number): string | null =>
+  (
+    stmt(db, 'SELECT state FROM timers WHERE track_id = ?').get(trackId) as
+      | { state: string }
+      | undefined
+  )?.state ?? null;
+
+/** A create: what it made is deleted (a create still queued and its delete send nothing). */
+const undoCreate = (io: UndoIo, e: CreateEntry) => {
+  for (const one of e.ids) {
+    const id = resolveId(io.db, e.entity, one);
+    const del = deleteCommand(e.entity, id);
+    if (!del || !entityExists(io.db, e.entity, id)) {
+      io.notes.push(`the ${nounOf(e.entity)} was already gone`);
+      continue;
+    }
+    // The API deletes stopped entries; a running timer is stopped first.
+    const state = e.entity === 'timer' ? timerStateOf(io.db, id) : null;
+    if (state === 'RUNNING' || state === 'PAUSED') run(io, { kind: 'timer.stop', trackId: id });
+    run(io, del);
+    io.touched.add(entityKey(e.entity, id));
+  }
+};
+
+const makeTask = (
+  io: UndoIo,
+  t: TaskCopy,
+  place: { projectId?: number; parentTaskId?: number },
+): number => {
+  const r = run(io, {
+    kind: 'task.create',
+    ...place,
+    fields: t.fields as never,
+  } as EditCommand);
+  noteMoved(io.db, 'task', t.id, r.id);
+  for (const item of t.checklist) {
+    const made = run(io, {
+      kind: 'checklist.create',
+      taskId: r.id,
+      name: item.name,
+      assigneeId: item.assigneeId,
+    });
+    noteMoved(io.db, 'checklist', item.id, made.id);
+    if (item.completed)
+      run(io, { kind: 'checklist.update', checklistId: made.id, patch: { completed: true } });
+  }
+  for (const sub of t.subtasks) makeTask(io, sub, { parentTaskId: r.id });
+  return r.id;
+};
+
+const filesOf = (t: TaskCopy): number => t.files + t.subtasks.reduce((n, s) => n + filesOf(s), 0);
+
+/** The entity made again from its last state: it was deleted on the server (or may have been). */
+const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
+  const db = io.db;
+  switch (copy.entity) {
+    case 'task': {
+      const parent = copy.parentTaskId === null ? null : resolveId(db, 'task', copy.parentTaskId);
+      if (parent !== null && !entityExists(db, 'task', parent)) {
+        io.notes.push('its parent task is gone: it cannot be brought back');
+        return;
+      }
+      const project = copy.projectId === null ? null : resolveId(db, 'project', copy.projectId);
+      makeTask(
+        io,
+        copy.task,
+        parent !== null ? { parentTaskId: parent } : project !== null ? { projectId: project } : {},
+      );
+      const files = filesOf(copy.task);
+      if (files > 0)
+        io.notes.push(`${files} ${nounOf('attachment', files)} could not be brought back`);
+      return;
+    }
+    case 'checklist': {
+      const taskId = resolveId(db, 'task', copy.taskId);
+      if (!entityExists(db, 'task', taskId)) {
+        io.notes.push('its task is gone: it cannot be brought back');
+        return;
+      }
+      const made = run(io, {
+        kind: 'checklist.create',
+        taskId,
+        name: copy.item.name,
+        assigneeId: copy.item.assigneeId,
+      });
+      noteMoved(db, 'checklist', copy.item.id, made.id);
+      if (copy.item.completed)
+        run(io, { kind: 'checklist.update', checklistId: made.id, patch: { completed: true } });
+      return;
+    }
+    case 'space': {
+      const made = run(io, { kind: 'space.create', fields: copy.fields as never });
+      noteMoved(db, 'space', e.id, made.id);
+      return;
+    }
+    case 'project': {
+      const spaceId = resolveId(db, 'space', copy.spaceId);
+      const made = run(io, { kind: 'project.create', spaceId, fields: copy.fields as never });
+      noteMoved(db, 'project', e.id, made.id);
+      if (copy.tasks > 0)
+        io.notes.push(`its ${copy.tasks} ${nounOf('task', copy.tasks)} could not be brought back`);
+      return;
+    }
+    case 'timer': {
+      const taskId = resolveId(db, 'task', copy.taskId);
+      const made = run(io, {
+        kind: 'timer.range',
+        taskId,
+        startTime: copy.startTime,
+        endTime: copy.startTime + copy.durationSeconds * 1000,
+      });
+      noteMoved(db, 'timer', e.id, made.id);
+      const patch: JsonObject = {};
+      if (copy.notes !== null) patch.notes = copy.notes;
+      if (copy.billingStatus !== null) patch.billingStatus = copy.billingStatus;
+      if (Object.keys(patch).length > 0)
+        run(io, { kind: 'timer.update', trackId: made.id, patch: patch as never });
+      return;
+    }
+    default:
+      io.notes.push(
+        `the ${nounOf(e.entity)} was already deleted on the server: it cannot be brought back`,
+      );
+  }
+};
+
+/**
+ * A delete: while its row cannot have reached the server, the row goes and the replica rolls
+ * back (nothing is sent); once it may have, the entity is made again.
+ */
+const undoDelete = (io: UndoIo, e: DeleteEntry) => {
+  const db = io.db;
+  const row = e.mutationId === null ? undefined : getMutation(db, e.mutationId);
+  if (row && row.state !== 'inflight' && !mayHaveReachedServer(row)) {
+    const dropped = discardRow(db, row.mutationId);
+    io.files.push(...dropped.files);
+    rollBack(db, dropped.mutations, io.now);
+    for (const m of dropped.mutations) io.touched.add(m.entity);
+    const id = resolveId(db, e.entity, e.id);
+    io.touched.add(entityKey(e.entity, id));
+    // The rollback gives the server's copy; edits of the user's queued before the delete
+    // (which the delete replaced) come back as one update.
+    const now = entityState(db, e.entity, id);
+    if (e.state && now) {
+      const diff: JsonObject = {};
+      for (const [k, v] of Object.entries(e.state)) if (!same(now[k], v)) diff[k] = v;
+      if (Object.keys(diff).length > 0) setBack(io, e.entity, id, diff);
+    }
+    return;
+  }
+  const id = resolveId(db, e.entity, e.id);
+  if (e.mutationId === null && id > 0) {
+    io.notes.push('it was already being deleted');
+    return;
+  }
+  if (entityExists(db, e.entity, id)) {
+    io.notes.push(`the ${nounOf(e.entity)} is already back`);
+    return;
+  }
+  recreate(io, e, e.copy);
+};
+
+const undoMove = (io: UndoIo, e: MoveEntry) => {
+  if (e.command.kind === 'notification.read') {
+    io.notes.push('the service cannot mark a notification unread');
+    return;
+  }
+  const id = resolveId(io.db, 'timer', e.id);
+  const state = timerStateOf(io.db, id);
+  if (e.command.kind === 'timer.stop') {
+    io.notes.push('a stopped timer cannot be started again');
+    return;
+  }
+  if (e.command.kind === 'timer.pause' && state === 'PAUSED')
+    run(io, { kind: 'timer.resume', trackId: id });
+  else if (e.command.kind === 'timer.resume' && state === 'RUNNING')
+    run(io, { kind: 'timer.pause', trackId: id });
+  else io.notes.push('the timer moved since, left as it is');
+};
+
+export const undoEntry = (io: UndoIo, e: Entry): void => {
+  if (e.t === 'update') undoUpdate(io, e);
+  else if (e.t === 'create') undoCreate(io, e);
+  else if (e.t === 'delete') undoDelete(io, e);
+  else undoMove(io, e);
+};
