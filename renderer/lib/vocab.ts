@@ -11,6 +11,20 @@ export const REOPENED = 'To Do';
 export const isDone = (status: string | null | undefined) =>
   (status ?? '').toLowerCase() === DONE.toLowerCase();
 
+/**
+ * Complete, or Reopen: the engine puts a reopened task back as it was before it was completed
+ * where it knows it, else to the first open status.
+ */
+export const completeToggle = (t: { taskId: number; status?: string | null | undefined }) =>
+  isDone(t.status)
+    ? {
+        kind: 'task.update' as const,
+        taskId: t.taskId,
+        patch: { status: REOPENED, completion: 0 },
+        reopen: true as const,
+      }
+    : { kind: 'task.update' as const, taskId: t.taskId, patch: { status: DONE, completion: 100 } };
+
 /** Known names first in their usual order, then whatever else the data holds. */
 export const mergeNames = (
   base: readonly string[],

@@ -8,7 +8,7 @@ import { applyEdit } from '../data/edits';
 import { useQuery } from '../data/query';
 import { ago, formatMoment } from '../lib/dates';
 import { userName } from '../lib/format';
-import { isDone, statusClass } from '../lib/vocab';
+import { completeToggle, isDone, statusClass } from '../lib/vocab';
 import { useShortcut } from '../shortcuts/keys';
 import { Button, IconButton } from '../ui/button';
 import { ConfirmDialog } from '../ui/dialog';
@@ -102,13 +102,7 @@ export function TaskDetail({ taskId }: { taskId: number }) {
         <Button
           size="sm"
           variant={isDone(task.status) ? 'secondary' : 'primary'}
-          onClick={() =>
-            patch(
-              isDone(task.status)
-                ? { status: 'To Do', completion: 0 }
-                : { status: 'Done', completion: 100 },
-            )
-          }
+          onClick={() => edit(completeToggle(task))}
         >
           {isDone(task.status) ? 'Reopen' : 'Complete'}
         </Button>
@@ -199,15 +193,7 @@ const Subtasks = memo(function Subtasks({
               className="check"
               checked={isDone(s.status)}
               aria-label={isDone(s.status) ? `Reopen ${s.taskTitle}` : `Complete ${s.taskTitle}`}
-              onChange={() =>
-                edit({
-                  kind: 'task.update',
-                  taskId: s.taskId,
-                  patch: isDone(s.status)
-                    ? { status: 'To Do', completion: 0 }
-                    : { status: 'Done', completion: 100 },
-                })
-              }
+              onChange={() => edit(completeToggle(s))}
             />
             <button
               type="button"

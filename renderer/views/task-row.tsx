@@ -9,19 +9,12 @@ import { applyEdit } from '../data/edits';
 import { isDropdown, optionOf } from '../lib/custom-values';
 import { formatCalendarDay, formatDue, isPastDue } from '../lib/dates';
 import { initials, userName } from '../lib/format';
-import { DONE, isDone, priorityClass, REOPENED, statusClass } from '../lib/vocab';
+import { completeToggle, isDone, priorityClass, statusClass } from '../lib/vocab';
 import { SyncMark } from '../ui/sync-mark';
 import { fieldColumnId } from './table-columns';
 import { pathOf, pathParts, pathText } from './task-path';
 
-export const toggleDone = (t: TaskRow) =>
-  applyEdit({
-    kind: 'task.update',
-    taskId: t.taskId,
-    patch: isDone(t.status)
-      ? { status: REOPENED, completion: 0 }
-      : { status: DONE, completion: 100 },
-  });
+export const toggleDone = (t: TaskRow) => applyEdit(completeToggle(t));
 
 /** The value a task holds for a custom field, as text (dates as dates). */
 function customValue(task: TaskRow, field: CustomField): string {

@@ -71,7 +71,9 @@ export const editCommand = z.discriminatedUnion('kind', [
     parentTaskId: entityId.optional(),
     fields: taskCreateRequest,
   }),
-  cmd('task.update', { taskId: entityId, patch: taskPatch }),
+  // reopen: status and completion go back to what they were before the task was completed,
+  // where the replica knows it; otherwise the patch's own (the first open status).
+  cmd('task.update', { taskId: entityId, patch: taskPatch, reopen: z.literal(true).optional() }),
   cmd('task.delete', { taskId: entityId }),
 
   cmd('checklist.create', {

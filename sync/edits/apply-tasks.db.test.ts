@@ -117,6 +117,34 @@ describe('applyEdit: tasks', () => {
     ]);
   });
 
+  it('Reopen puts back the status and completion from before Complete', () => {
+    const reopen = { status: 'To Do', completion: 0 };
+    f.edit({ kind: 'task.update', taskId: 2, patch: { status: 'Done', completion: 100 } });
+    expect(readTask(f.db, 2, NOW)).toMatchObject({ status: 'Done', completion: 100 });
+    f.edit({ kind: 'task.update', taskId: 2, patch: reopen, reopen: true });
+    expect(readTask(f.db, 2, NOW)).toMatchObject({ status: 'In Progress', completion: 40 });
+    expect(f.rows()[0]?.body).toMatchObject({ status: 'In Progress', completion: 40 });
+    // Reopened once, the memory is spent: completed elsewhere, it takes the command's values.
+    f.edit({ kind: 'task.update', taskId: 2, patch: { status: 'Done', completion: 100 } });
+    f.edit({ kind: 'task.update', taskId: 2, patch: { priority: 'High' } });
+    f.edit({ kind: 'task.update', taskId: 2, patch: reopen, reopen: true });
+    expect(readTask(f.db, 2, NOW)).toMatchObject({ status: 'In Progress', completion: 40 });
+    const done = f.edit({ kind: 'task.update', taskId: 3, patch: { status: 'Done' } });
+    f.edit({ kind: 'task.update', taskId: done.id, patch: reopen, reopen: true });
+    expect(readTask(f.db, 3, NOW)).toMatchObject(reopen);
+  });
+
+  it('Reopen of a task completed elsewhere takes the first open status', () => {
+    f.db.prepare("UPDATE tasks SET status = 'Done', completion = 100 WHERE task_id = 4").run();
+    f.edit({
+      kind: 'task.update',
+      taskId: 4,
+      patch: { status: 'To Do', completion: 0 },
+      reopen: true,
+    });
+    expect(readTask(f.db, 4, NOW)).toMatchObject({ status: 'To Do', completion: 0 });
+  });
+
   it('an update sends the full state: the patch over the current row', () => {
     const before = readTask(f.db, 2, NOW);
     const r = f.edit({ kind: 'task.update', taskId: 2, patch: { status: 'Done' } });

@@ -11,14 +11,12 @@ import type { Sqlite } from '../db/open';
 import { parseExtra, toIso } from '../db/queries/convert';
 import { writeTask } from '../db/queries/tasks-write';
 import type { TasksTable } from '../db/types';
+import { isDoneStatus } from './reopen';
 import { EditError, notInReplica, type TaskPlace } from './state';
 
 const IN = '(SELECT value FROM json_each(?))';
 
 const ref = (userId: number | null) => (userId === null ? null : { userId });
-
-/** Whether a status name means done (the contract's vocabulary: "Done"). */
-const isDoneStatus = (status: string | undefined) => (status ?? '').toLowerCase() === 'done';
 
 /** Definitions of the fields a body sets, each with this task's value. */
 const fieldsOf = (db: Sqlite, taskId: number, body: TaskCreateRequest): Task['customFields'] =>

@@ -241,10 +241,11 @@ describe.sequential('the app in Chromium over browser mode', () => {
       titleLike: ['Write the e2e report%', 'Made offline%'],
       checklistOf: renamedId,
     });
-    const open = { status: 'To Do', completed: 0, completedTime: null };
+    const open = { completed: 0, completedTime: null };
     expect(stored.tasks).toEqual([
-      { taskId: renamedId, title: 'Write the e2e report, offline', ...open },
-      { taskId: id, title: 'Made offline', ...open },
+      // Reopened back to where it was before Complete, not reset.
+      { taskId: renamedId, title: 'Write the e2e report, offline', status: 'In Progress', ...open },
+      { taskId: id, title: 'Made offline', status: 'To Do', ...open },
     ]);
     // Unchecked offline, and the assignee set online before is still there.
     expect(stored.checklist).toEqual([

@@ -6,6 +6,7 @@ import type { Sqlite } from '../../db/open';
 import { deleteTasks, writeTask } from '../../db/queries/tasks-write';
 import { checkBody, editCreate, editExisting } from '../commit';
 import { entityExists } from '../entities';
+import { beforeDone, noteDoneMove } from '../reopen';
 import { addRowsOf, idsWhere, type RowSet } from '../rows';
 import {
   currentId,
@@ -57,8 +58,13 @@ const createTask = (db: Sqlite, c: EditOf<'task.create'>, ctx: EditContext): Edi
 const updateTask = (db: Sqlite, c: EditOf<'task.update'>, ctx: EditContext): EditResult => {
   const place = taskPlace(db, c.taskId);
   const { operationId, path } = taskOp(place, 'update');
+  const state = taskState(db, place.taskId) ?? {};
+  // Reopen: back to the status and completion from before the task was completed here.
+  const remembered = c.reopen ? beforeDone(db, place.taskId) : null;
+  const patch = remembered ? { ...c.patch, ...remembered } : c.patch;
   // A custom field is patched per field (shared/edits/keyed-lists.ts): the others are kept.
-  const body = checkBody(operationId, patchState(taskState(db, place.taskId) ?? {}, c.patch));
+  const body = checkBody(operationId, patchState(state, patch));
+  noteDoneMove(db, place.taskId, state, body);
   return editExisting(
     db,
     { kind: 'task.update', entity: 'task', id: place.taskId, operationId, path, body },
