@@ -7,6 +7,7 @@
 import type { EditCommand, EditResult } from '../../shared/edits/commands';
 import type { ApiClient } from '../api';
 import type { Replica } from '../db/replica';
+import type { StepOutcome } from '../history';
 import type { BackoffOptions } from '../outbox/backoff';
 import type { SyncNotice } from '../outbox/notices';
 import type { FailedEdit } from '../outbox/status';
@@ -67,6 +68,12 @@ export interface SyncEngine {
 
   /** Applies an edit to the replica and queues it, in one transaction. Throws on bad input. */
   edit(command: EditCommand): EditResult;
+  /** Several edits as one undoable step, all or none (a bulk edit). */
+  editAll(commands: readonly EditCommand[]): EditResult[];
+  /** Undoes the latest step not undone (its inverse edits queue like any); null when none. */
+  undo(): StepOutcome | null;
+  /** Redoes the step undone last (until a new edit is made); null when none. */
+  redo(): StepOutcome | null;
 
   status(): EngineStatus;
   on(listener: (event: EngineEvent) => void): () => void;

@@ -18,6 +18,7 @@ import {
   recreate,
   rollBack,
 } from '../edits';
+import { editRecorded, type HistoryIo, redo, type StepOutcome, undo } from '../history';
 import {
   discard as discardRow,
   getMutation,
@@ -180,21 +181,50 @@ class Engine implements SyncEngine {
 
   // ---- edits --------------------------------------------------------------------------------
 
-  edit(command: EditCommand): EditResult {
-    const result = applyEdit(this.replica.db, command, {
-      now: this.now(),
+  /** The history's access to the replica: edits applied with this engine's context. */
+  private historyIo(): HistoryIo {
+    const now = this.now();
+    const ctx = {
+      now,
       userId: this.options.userId,
       dataDir: this.filesDir,
       serverOffsetMs: this.options.client.serverClock.estimate()?.offsetMs ?? 0,
-    });
-    this.changes.add(
-      new Set(result.ids.map((id) => `${result.entityKind}:${id}` as EntityKey)),
-      'edit',
-    );
+    };
+    return { db: this.replica.db, now, apply: (c) => applyEdit(this.replica.db, c, ctx) };
+  }
+
+  /** After edits: the window re-reads what changed, the status counts, the queue goes. */
+  private edited(entities: Iterable<string>): void {
+    this.changes.add(new Set(entities) as ReadonlySet<EntityKey>, 'edit');
     this.changes.flush();
     this.statusEmitter.changed();
     this.pushSoon();
+  }
+
+  edit(command: EditCommand): EditResult {
+    const [result] = this.editAll([command]);
+    if (!result) throw new Error('an edit answered nothing');
     return result;
+  }
+
+  editAll(commands: readonly EditCommand[]): EditResult[] {
+    const results = editRecorded(this.historyIo(), commands);
+    this.edited(results.flatMap((r) => r.ids.map((id) => `${r.entityKind}:${id}`)));
+    return results;
+  }
+
+  undo(): StepOutcome | null {
+    const done = undo(this.historyIo());
+    if (!done) return null;
+    removeStagedFiles(this.filesDir, done.files);
+    this.edited(done.entities);
+    return { label: done.label, kind: done.kind, entities: done.entities };
+  }
+
+  redo(): StepOutcome | null {
+    const done = redo(this.historyIo());
+    if (done) this.edited(done.entities);
+    return done;
   }
 
   retry(mutationId: number, body?: Json): void {
