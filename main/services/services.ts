@@ -77,6 +77,9 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     'sync.cancelBootstrap': () => door().cancelBootstrap(),
 
     'edits.apply': (command) => door().edit(command),
+    'edits.applyAll': (i) => door().editAll(i),
+    'history.undo': () => door().undo(),
+    'history.redo': () => door().redo(),
 
     'tasks.list': (i) => door().listTasks(i),
     'tasks.detail': (i) => door().taskDetail(i.taskId),

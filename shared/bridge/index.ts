@@ -4,6 +4,7 @@ import { appMethods } from './app';
 import type { Contract } from './define';
 import { editMethods } from './edits';
 import { bridgeEvents } from './events';
+import { historyMethods } from './history';
 import { projectMethods } from './projects';
 import { sessionMethods } from './session';
 import { settingsMethods } from './settings';
@@ -19,6 +20,7 @@ export const bridgeContract = {
   ...sessionMethods,
   ...syncMethods,
   ...editMethods,
+  ...historyMethods,
   ...taskMethods,
   ...projectMethods,
   ...spaceMethods,
@@ -57,6 +59,7 @@ export * from './common';
 export * from './define';
 export * from './edits';
 export * from './events';
+export * from './history';
 export * from './projects';
 export * from './session';
 export * from './settings';

@@ -58,6 +58,10 @@ export interface EngineDoor {
 
   // ---- the edit: applied to the replica and queued, in one transaction
   edit(command: EditCommand): EditResult;
+  /** Several edits as one undoable step, all or none. */
+  editAll(input: Input<'edits.applyAll'>): Answer<'edits.applyAll'>;
+  undo(): Answer<'history.undo'>;
+  redo(): Answer<'history.redo'>;
 
   // ---- status
   status(): SyncStatus;
@@ -123,6 +127,9 @@ export const openDoor = (engine: SyncEngine, options: DoorOptions): EngineDoor =
     openAttachment: (input, urlOf) => openAttachment(ctx(), input, urlOf),
 
     edit: (command) => engine.edit(command),
+    editAll: (input) => ({ count: engine.editAll(input.commands).length }),
+    undo: () => engine.undo(),
+    redo: () => engine.redo(),
 
     status,
     on: (listener) => engine.on(listener),

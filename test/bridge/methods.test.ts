@@ -279,8 +279,10 @@ describe('bridge reads over HTTP (demo data, real engine)', () => {
     expect(await call('app.openDataFolder', {})).toEqual({ path: f.dataDir, opened: false });
   });
 
-  it('every method of the contract is called: reads above, the rest in edits-sync.test.ts', () => {
-    const writes = readFileSync(join(import.meta.dirname, 'edits-sync.test.ts'), 'utf8');
+  it('every method of the contract is called: reads above, the rest in the write tests', () => {
+    const writes = ['edits-sync.test.ts', 'history.test.ts']
+      .map((file) => readFileSync(join(import.meta.dirname, file), 'utf8'))
+      .join('\n');
     const calledThere = (m: string) =>
       new RegExp(`f\\.(call|fail)\\('${m.replace('.', '\\.')}'`).test(writes);
     expect(bridgeMethodNames.filter((m) => !called.has(m) && !calledThere(m))).toEqual([]);
