@@ -63,6 +63,13 @@ export interface KindSpec {
    * a timer deleted with its task no longer runs): done, not a conflict. Implied for deletes.
    */
   readonly goneIsDone?: boolean;
+  /**
+   * Sent again after an earlier attempt took effect (its answer lost), the server refuses it
+   * as not allowed (409): a timer's start meets the timer it started ("already has a running
+   * timer"), a pause the timer it paused. Such a refusal is looked up before it stands: when
+   * the server holds what the edit meant, the edit is done.
+   */
+  readonly refusedOnceDone?: boolean;
   /** The operations that carry this kind, with the entities each names. */
   readonly operations: Readonly<Partial<Record<OperationId, OperationSpec>>>;
   readonly fold?: FoldSpec;
@@ -176,6 +183,7 @@ export const mutationKinds = {
   'timer.start': {
     entity: 'timer',
     effect: 'create',
+    refusedOnceDone: true,
     operations: {
       startTimer: { refs: { taskId: 'task' } },
       startProjectTaskTimer: { refs: { projectId: 'project', taskId: 'task' } },
@@ -200,17 +208,20 @@ export const mutationKinds = {
   'timer.pause': {
     entity: 'timer',
     effect: 'move',
+    refusedOnceDone: true,
     operations: { pauseTimer: { self: 'trackId' } },
   },
   'timer.resume': {
     entity: 'timer',
     effect: 'move',
+    refusedOnceDone: true,
     operations: { resumeTimer: { self: 'trackId' } },
   },
   'timer.stop': {
     entity: 'timer',
     effect: 'move',
     goneIsDone: true,
+    refusedOnceDone: true,
     operations: { stopTimer: { self: 'trackId' } },
   },
   'timer.update': {
@@ -280,6 +291,10 @@ export const goneIsDone = (kind: MutationKind): boolean => {
   const spec = kindSpec(kind);
   return spec.effect === 'delete' || spec.goneIsDone === true;
 };
+
+/** Whether a refusal as not allowed may mean the edit is done (see `refusedOnceDone`). */
+export const refusedOnceDone = (kind: MutationKind): boolean =>
+  kindSpec(kind).refusedOnceDone === true;
 
 export const isMutationKind = (s: string): s is MutationKind => Object.hasOwn(mutationKinds, s);
 

@@ -96,11 +96,14 @@ export const mergeEdited = (
 /**
  * Whether the row's request may have been processed by the server: it is in flight, or an
  * earlier attempt ended without an answer that says it was refused unprocessed (a 429 or a
- * 401 was not processed; a timeout or a 5xx may have been).
+ * 401 was not processed; a timeout or a 5xx may have been). A 429 or 401 met by the look for
+ * a lost answer says nothing of the attempt that lost it: such a look runs only when that
+ * attempt may have reached the server, and it still may.
  */
 export const mayHaveReachedServer = (row: Pick<Row, 'state' | 'attempts' | 'lastError'>) => {
   if (row.state === 'inflight') return true;
   if (row.state !== 'pending' || row.attempts === 0) return false;
+  if (row.lastError?.lookup === true) return true;
   const failure = row.lastError?.failure;
   return failure !== 'rate-limited' && failure !== 'auth';
 };

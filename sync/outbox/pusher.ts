@@ -28,7 +28,7 @@ import {
   retryLater,
   settle,
 } from './queue';
-import { lookUpLostCreate, lookUpLostMove, type ReconcileContext } from './reconcile';
+import { lookUpLostCreate, lookUpRefused, type ReconcileContext } from './reconcile';
 import { sendMutation } from './send';
 import {
   type EntityKey,
@@ -243,7 +243,7 @@ export class Pusher {
         );
         return { type: 'none' };
       case 'error':
-        return this.fail(o.row, o.error);
+        return this.fail(o.row, o.error, o.lookup === true);
     }
   }
 
@@ -319,7 +319,13 @@ export class Pusher {
       // The earlier answer was lost: on a service that ignores Idempotency-Key it may exist.
       let twin = false;
       if (kindSpec(row.kind).effect === 'create' && mayHaveReachedServer(row)) {
-        const lost = await lookUpLostCreate(this.lookupContext(), row);
+        let lost: Awaited<ReturnType<typeof lookUpLostCreate>>;
+        try {
+          lost = await lookUpLostCreate(this.lookupContext(), row);
+        } catch (error) {
+          // Nothing went this attempt: the row keeps what the lost attempt may have done.
+          return { type: 'error', row, error, lookup: true };
+        }
         if (lost && 'found' in lost) return answered(row, lost.found, lost.path);
         twin = lost !== null;
       }
@@ -342,9 +348,11 @@ export class Pusher {
       this.emit({ type: 'online', online: true });
       return { ...answered(row, outcome.answer, outcome.path), twin };
     } catch (error) {
-      const moved = await lookUpLostMove(this.lookupContext(), row, error);
-      if (moved && 'found' in moved) return answered(row, moved.found, moved.path);
-      return { type: 'error', row, error: moved ? moved.lookupFailed : error };
+      const done = await lookUpRefused(this.lookupContext(), row, error);
+      if (done && 'found' in done) return answered(row, done.found, done.path);
+      return done
+        ? { type: 'error', row, error: done.lookupFailed, lookup: true }
+        : { type: 'error', row, error };
     }
   }
 
@@ -397,12 +405,18 @@ export class Pusher {
     return { type: 'sent', row, applied, files, counts };
   }
 
-  /** Classifies a failure and writes what follows from it (in the caller's transaction). */
-  private fail(row: QueuedMutation, error: unknown): Written {
+  /**
+   * Classifies a failure and writes what follows from it (in the caller's transaction);
+   * `lookup`: the failure was a look for a lost answer's (see `OutboxError.lookup`).
+   */
+  private fail(row: QueuedMutation, error: unknown, lookup = false): Written {
     const db = this.options.replica.db;
     const now = this.now();
     const failure = classifyFailure(error, row.kind);
-    const info = outboxError(error, failure);
+    const info: OutboxError = {
+      ...outboxError(error, failure),
+      ...(lookup ? { lookup: true } : {}),
+    };
     // Still ours? A crash-free path always is; a stop mid-flight leaves it in flight.
     const current = getMutation(db, row.mutationId);
     if (!current) return { type: 'none' };
@@ -453,7 +467,8 @@ type Outcome =
       twin: boolean;
     }
   | { type: 'blocked'; row: QueuedMutation }
-  | { type: 'error'; row: QueuedMutation; error: unknown };
+  /** `lookup`: the error is a look's for a lost answer, not the request's. */
+  | { type: 'error'; row: QueuedMutation; error: unknown; lookup?: boolean };
 
 /** What writing an outcome did, told (events, staged files removed) once it is committed. */
 type Written =

@@ -18,7 +18,7 @@ import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { toMs } from '../db/queries/convert';
 import { rewriteIds } from './local-ids';
-import { kindSpec, parseEntityKey, type QueuedMutation } from './types';
+import { kindSpec, parseEntityKey, type QueuedMutation, refusedOnceDone } from './types';
 
 /** Without any estimate of the server's clock: how far it may run behind this machine's. */
 const UNKNOWN_SKEW_MS = 5 * 60_000;
@@ -338,23 +338,34 @@ export const lookUpLostCreate = async (
 };
 
 /**
- * A move refused as not allowed now (409): when the server's timer is already in the state the
- * move leads to (an earlier attempt whose answer was lost did it, or another device), the
- * user's move holds and is done. A lookup that fails leaves the row to go again, never failed
- * on a guess.
+ * An edit refused as not allowed now (409) whose kind such a refusal may mean done
+ * (`refusedOnceDone`): the server may already hold what it meant. A move: the server's timer
+ * is in the state the move leads to (an earlier attempt whose answer was lost did it, or
+ * another device); the user's move holds and is done. A create: an earlier attempt of this
+ * row made it (a start meeting the timer it started), found as a lost create is; never on a
+ * first attempt, which cannot meet itself. A lookup that fails leaves the row to go again,
+ * never failed on a guess.
  */
-export const lookUpLostMove = async (
+export const lookUpRefused = async (
   ctx: ReconcileContext,
   row: QueuedMutation,
   error: unknown,
 ): Promise<{ found: unknown; path: Record<string, number> } | { lookupFailed: unknown } | null> => {
-  if (kindSpec(row.kind).effect !== 'move') return null;
+  if (!refusedOnceDone(row.kind)) return null;
   if (!isApiClientError(error) || error.kind !== 'conflict') return null;
+  const create = kindSpec(row.kind).effect === 'create';
+  // The row as it was taken, before this attempt counted: 0 when this was its first.
+  if (create && row.attempts === 0) return null;
   const rewritten = rewriteIds(ctx.db, row);
   if (rewritten.status !== 'ready') return null;
   try {
-    const found = await findLostMove(ctx, row, rewritten.path);
-    return found === null ? null : { found, path: rewritten.path };
+    if (!create) {
+      const found = await findLostMove(ctx, row, rewritten.path);
+      return found === null ? null : { found, path: rewritten.path };
+    }
+    // Unsure which of several is ours: the refusal stands (sent again, it would be refused).
+    const lost = await findLostCreate(ctx, row, rewritten.path, rewritten.body);
+    return lost !== null && 'found' in lost ? { found: lost.found, path: rewritten.path } : null;
   } catch (lookup) {
     return { lookupFailed: lookup };
   }

@@ -38,6 +38,11 @@ export interface OutboxError {
   /** The server's message when it sent one. */
   message: string;
   fieldErrors?: ClientFieldError[];
+  /**
+   * The failure was the look for an earlier attempt's lost answer, before this attempt sent
+   * anything: that earlier attempt may still have reached the server, whatever this says.
+   */
+  lookup?: true;
 }
 
 /** An edit as the optimistic layer hands it to `enqueue`. */
