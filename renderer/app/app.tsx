@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { connect, useApp } from '../data/app-store';
 import { bridge } from '../data/bridge';
+import { redoLast, undoLast } from '../data/history';
 import { HelpSheet } from '../shortcuts/help-sheet';
 import { useShortcut } from '../shortcuts/keys';
 import { CommandPalette } from '../shortcuts/palette';
@@ -36,6 +37,8 @@ function GlobalShortcuts() {
   useShortcut('palette', () => set({ paletteOpen: !useApp.getState().paletteOpen }));
   useShortcut('help', () => set({ helpOpen: true }));
   useShortcut('search', () => go({ view: 'search', text: '' }));
+  useShortcut('undo', undoLast);
+  useShortcut('redo', redoLast);
   useShortcut('newTask', () => set({ newTaskOpen: true }));
   useShortcut('goMy', () => go({ view: 'my' }));
   useShortcut('goInbox', () => go({ view: 'inbox' }));

@@ -8,6 +8,9 @@ export const shortcuts = {
   palette: { combo: 'Mod+k', label: 'Command palette', group: 'General' },
   help: { combo: '?', label: 'Keyboard shortcuts', group: 'General' },
   search: { combo: '/', label: 'Search tasks', group: 'General' },
+  // Not in a text field: there the field's own text undo applies.
+  undo: { combo: 'Mod+z', label: 'Undo the last change', group: 'General', fields: false },
+  redo: { combo: 'Mod+Shift+z', label: 'Redo', group: 'General', fields: false },
   newTask: { combo: 'c', label: 'New task', group: 'Tasks' },
   next: { combo: 'j', label: 'Next row', group: 'Lists' },
   prev: { combo: 'k', label: 'Previous row', group: 'Lists' },
@@ -75,6 +78,9 @@ const matchesStep = (step: string, e: KeyboardEvent) => {
   const mod = parts.includes('Mod');
   const hasMod = isMac ? e.metaKey : e.ctrlKey;
   if (mod !== hasMod) return false;
+  // With Mod, Shift is part of the combo (Mod+z undoes, Mod+Shift+z redoes); a lone key's
+  // Shift is how its character is typed ("?").
+  if (mod && parts.includes('Shift') !== e.shiftKey) return false;
   if (!mod && (e.ctrlKey || e.metaKey || e.altKey)) return false;
   const name = keyName(e);
   return name === key || name.toLowerCase() === key.toLowerCase();
@@ -91,10 +97,11 @@ function onKey(e: KeyboardEvent) {
   for (const [id, handlers] of bindings) {
     const handler = handlers[handlers.length - 1];
     if (!handler) continue;
-    const { combo } = shortcuts[id];
+    const shortcut: { combo: string; fields?: boolean } = shortcuts[id];
+    const { combo } = shortcut;
     const steps = combo.split(' ');
     const withMod = combo.includes('Mod+') || combo === 'Escape';
-    if (typing && !withMod) continue;
+    if (typing && (!withMod || shortcut.fields === false)) continue;
     if (steps.length === 2) {
       const [first = '', second = ''] = steps;
       if (pending && pending.first === first && Date.now() - pending.at < 1200) {

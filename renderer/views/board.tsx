@@ -58,7 +58,10 @@ const move = (projectId: number, taskId: number, status: string) => {
       ? moveCard(data as Board, taskId, status)
       : data,
   );
-  void applyEdit({ kind: 'task.update', taskId, patch: { status } });
+  void applyEdit(
+    { kind: 'task.update', taskId, patch: { status } },
+    { undoToast: `Moved to ${status}` },
+  );
 };
 
 /** A card's face: the same in its column and under the pointer while it moves. */

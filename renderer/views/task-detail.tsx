@@ -159,7 +159,10 @@ export function TaskDetail({ taskId }: { taskId: number }) {
         onCancel={() => setConfirmDelete(false)}
         onConfirm={() => {
           setConfirmDelete(false);
-          edit({ kind: 'task.delete', taskId: task.taskId });
+          void applyEdit(
+            { kind: 'task.delete', taskId: task.taskId },
+            { undoToast: `Deleted “${task.taskTitle}”` },
+          );
           close();
         }}
       />

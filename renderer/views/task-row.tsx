@@ -14,7 +14,10 @@ import { SyncMark } from '../ui/sync-mark';
 import { fieldColumnId } from './table-columns';
 import { pathOf, pathParts, pathText } from './task-path';
 
-export const toggleDone = (t: TaskRow) => applyEdit(completeToggle(t));
+export const toggleDone = (t: TaskRow) =>
+  applyEdit(completeToggle(t), {
+    undoToast: `${isDone(t.status) ? 'Reopened' : 'Completed'} “${t.taskTitle}”`,
+  });
 
 /** The value a task holds for a custom field, as text (dates as dates). */
 function customValue(task: TaskRow, field: CustomField): string {
