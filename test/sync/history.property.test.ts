@@ -1,0 +1,208 @@
+/**
+ * Undo and redo against the reference server, as a property: any sequence of edits, undos and
+ * redos, with pushes in between, ends with the server holding what the replica shows, for
+ * every task and field the sequence touched. The seed is printed; HISTORY_SEED replays it.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../server/app';
+import type { EditCommand } from '../../shared/edits/commands';
+import type { ApiClient } from '../../sync/api';
+import { openEngine } from '../../sync/engine/engine';
+import type { SyncEngine } from '../../sync/engine/engine-api';
+import { demoClient, startDemoServer, tempDir } from './support';
+
+let server: RunningServer;
+let client: ApiClient;
+let engine: SyncEngine;
+
+beforeAll(async () => {
+  server = await startDemoServer();
+  client = await demoClient(server);
+  engine = openEngine({
+    dataDir: tempDir('history-prop-'),
+    client,
+    userId: client.session.user?.userId ?? 0,
+    pullIntervalMs: 3_600_000,
+  });
+  engine.start();
+  await engine.syncNow();
+}, 60_000);
+afterAll(async () => {
+  await engine?.close();
+  await client?.close();
+  await server?.close();
+});
+
+type Action =
+  | { t: 'create'; title: number }
+  | { t: 'update'; pick: number; field: 'taskTitle' | 'priority' | 'description'; value: number }
+  | { t: 'delete'; pick: number }
+  | { t: 'item'; pick: number }
+  | { t: 'undo' }
+  | { t: 'redo' }
+  | { t: 'push' };
+
+const action: fc.Arbitrary<Action> = fc.oneof(
+  { arbitrary: fc.record({ t: fc.constant('create' as const), title: fc.nat(3) }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      t: fc.constant('update' as const),
+      pick: fc.nat(),
+      field: fc.constantFrom('taskTitle' as const, 'priority' as const, 'description' as const),
+      value: fc.nat(2),
+    }),
+    weight: 4,
+  },
+  { arbitrary: fc.record({ t: fc.constant('delete' as const), pick: fc.nat() }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('item' as const), pick: fc.nat() }), weight: 1 },
+  { arbitrary: fc.constant({ t: 'undo' as const }), weight: 4 },
+  { arbitrary: fc.constant({ t: 'redo' as const }), weight: 2 },
+  { arbitrary: fc.constant({ t: 'push' as const }), weight: 2 },
+);
+
+const priorities = ['Low', 'High', 'Urgent'];
+
+interface Shown {
+  title: string;
+  priority: string | null;
+  description: string | null;
+  items: string[];
+}
+
+/** The case's tasks as the replica shows them, by id. */
+const replicaTasks = (prefix: string): Map<number, Shown> => {
+  const db = engine.replica.db;
+  const rows = db
+    .prepare('SELECT task_id, title, priority, description FROM tasks WHERE title LIKE ?')
+    .all(`${prefix}%`) as {
+    task_id: number;
+    title: string;
+    priority: string | null;
+    description: string | null;
+  }[];
+  return new Map(
+    rows.map((r) => [
+      r.task_id,
+      {
+        title: r.title,
+        priority: r.priority,
+        description: r.description ?? '',
+        items: (
+          db
+            .prepare('SELECT name FROM checklist_items WHERE task_id = ? ORDER BY name')
+            .all(r.task_id) as { name: string }[]
+        ).map((i) => i.name),
+      },
+    ]),
+  );
+};
+
+/** The same on the server's own store. */
+const serverTasks = (prefix: string): Map<number, Shown> => {
+  const db = server.deps.db;
+  const rows = db
+    .prepare(
+      'SELECT task_id, title, priority, description FROM tasks WHERE title LIKE ? AND deleted = 0',
+    )
+    .all(`${prefix}%`) as {
+    task_id: number;
+    title: string;
+    priority: string;
+    description: string;
+  }[];
+  return new Map(
+    rows.map((r) => [
+      r.task_id,
+      {
+        title: r.title,
+        priority: r.priority,
+        description: r.description,
+        items: (
+          db
+            .prepare('SELECT name FROM checklist_items WHERE task_id = ? ORDER BY name')
+            .all(r.task_id) as { name: string }[]
+        ).map((i) => i.name),
+      },
+    ]),
+  );
+};
+
+const settle = async () => {
+  for (let i = 0; i < 20 && engine.status().pending > 0; i++) await engine.syncNow();
+  expect(engine.status().pending).toBe(0);
+  expect(engine.status().failed).toEqual([]);
+};
+
+let caseNo = 0;
+
+const runCase = async (actions: Action[]) => {
+  const prefix = `hp${++caseNo}-`;
+  const live = () => [...replicaTasks(prefix).keys()].sort((a, b) => a - b);
+  const pickTask = (n: number) => {
+    const ids = live();
+    return ids.length === 0 ? undefined : ids[n % ids.length];
+  };
+  // Two tasks on the server to start from.
+  for (const n of [0, 1])
+    engine.edit({ kind: 'task.create', fields: { taskTitle: `${prefix}start ${n}` } });
+  await settle();
+  for (const a of actions) {
+    let cmd: EditCommand | undefined;
+    switch (a.t) {
+      case 'create':
+        cmd = { kind: 'task.create', fields: { taskTitle: `${prefix}new ${a.title}` } };
+        break;
+      case 'update': {
+        const taskId = pickTask(a.pick);
+        if (taskId === undefined) break;
+        const patch =
+          a.field === 'taskTitle'
+            ? { taskTitle: `${prefix}t${a.value}` }
+            : a.field === 'priority'
+              ? { priority: priorities[a.value] ?? 'Low' }
+              : { description: `d${a.value}` };
+        cmd = { kind: 'task.update', taskId, patch };
+        break;
+      }
+      case 'delete': {
+        const taskId = pickTask(a.pick);
+        if (taskId !== undefined) cmd = { kind: 'task.delete', taskId };
+        break;
+      }
+      case 'item': {
+        const taskId = pickTask(a.pick);
+        if (taskId !== undefined)
+          cmd = { kind: 'checklist.create', taskId, name: `i${a.pick % 3}` };
+        break;
+      }
+      case 'undo':
+        engine.undo();
+        break;
+      case 'redo':
+        engine.redo();
+        break;
+      case 'push':
+        await settle();
+        break;
+    }
+    if (cmd) engine.edit(cmd);
+  }
+  await settle();
+  // A pull after the last push: what the server has is what the replica shows.
+  await engine.syncNow();
+  const shown = replicaTasks(prefix);
+  expect(Object.fromEntries(serverTasks(prefix))).toEqual(Object.fromEntries(shown));
+};
+
+describe('history against the reference server', () => {
+  it('edits, undos, redos and pushes: the server ends as the replica shows', async () => {
+    const seed = Number(process.env.HISTORY_SEED ?? Date.now() % 2 ** 31);
+    console.log(`history property seed: ${seed} (HISTORY_SEED=${seed} replays it)`);
+    await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 4, maxLength: 16 }), runCase), {
+      seed,
+      numRuns: Number(process.env.HISTORY_RUNS ?? 20),
+      endOnFailure: true,
+    });
+  }, 300_000);
+});
