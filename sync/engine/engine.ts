@@ -6,6 +6,14 @@
 import type { EditCommand, EditResult } from '../../shared/edits/commands';
 import type { ClockEstimate } from '../api';
 import { isApiClientError } from '../api/errors';
+import { canRestore, resolveChange } from '../changes/resolve';
+import {
+  listChanges,
+  markChangesSeen,
+  type StoredChange,
+  settleChangesOf,
+  unseenChanges,
+} from '../changes/store';
 import { replicaFilesDir } from '../db/open';
 import { readClockEstimate, writeClockEstimate } from '../db/queries/server-clock';
 import { readStreamState } from '../db/queries/sync-state';
@@ -190,7 +198,12 @@ class Engine implements SyncEngine {
       dataDir: this.filesDir,
       serverOffsetMs: this.options.client.serverClock.estimate()?.offsetMs ?? 0,
     };
-    return { db: this.replica.db, now, apply: (c) => applyEdit(this.replica.db, c, ctx) };
+    return {
+      db: this.replica.db,
+      now,
+      userId: this.options.userId,
+      apply: (c) => applyEdit(this.replica.db, c, ctx),
+    };
   }
 
   /** After edits: the window re-reads what changed, the status counts, the queue goes. */
@@ -232,6 +245,7 @@ class Engine implements SyncEngine {
     const row = getMutation(db, mutationId);
     db.transaction(() => {
       retryFailed(db, mutationId, this.now(), body === undefined ? {} : { body });
+      settleChangesOf(db, mutationId);
       // The failure rolled the replica back: the edit shows again while it waits.
       if (row) reapplyPending(db, new Set([row.entity]), this.rebaseOptions());
     })();
@@ -247,6 +261,7 @@ class Engine implements SyncEngine {
     let files: string[] = [];
     db.transaction(() => {
       const dropped = discardRow(db, mutationId);
+      settleChangesOf(db, mutationId);
       files = dropped.files;
       rollBack(db, dropped.mutations, this.now());
     })();
@@ -262,7 +277,10 @@ class Engine implements SyncEngine {
       return;
     }
     const row = getMutation(this.replica.db, mutationId);
-    recreate(this.replica.db, mutationId, this.now());
+    this.replica.db.transaction(() => {
+      recreate(this.replica.db, mutationId, this.now());
+      settleChangesOf(this.replica.db, mutationId);
+    })();
     if (row) this.changes.add(new Set([row.entity]), 'edit');
     this.changes.flush();
     this.statusEmitter.changed();
@@ -272,6 +290,36 @@ class Engine implements SyncEngine {
   dismissNotice(noticeId: number): void {
     dismissNotice(this.replica.db, noticeId);
     this.statusEmitter.changed();
+  }
+
+  // ---- changes from sync --------------------------------------------------------------------
+
+  changesFromSync(): StoredChange[] {
+    return listChanges(this.replica.db, this.now());
+  }
+
+  seeChanges(): void {
+    markChangesSeen(this.replica.db);
+    this.statusEmitter.changed();
+  }
+
+  resolveChange(changeId: number, choice: 'keepTheirs' | 'restoreMine'): void {
+    resolveChange(
+      {
+        db: this.replica.db,
+        edit: (c) => this.edit(c),
+        retry: (id) => this.retry(id),
+        discard: (id) => this.discard(id),
+        recreate: (id) => this.resolveConflict(id, 'recreate'),
+      },
+      changeId,
+      choice,
+    );
+    this.statusEmitter.changed();
+  }
+
+  canRestoreChange(change: StoredChange): boolean {
+    return canRestore(this.replica.db, change);
   }
 
   // ---- control ------------------------------------------------------------------------------
@@ -475,6 +523,7 @@ class Engine implements SyncEngine {
       bootstrap:
         this.bootstrapping.get('tasks') ?? this.bootstrapping.values().next().value ?? null,
       notices: listNotices(this.replica.db),
+      changesUnseen: unseenChanges(this.replica.db, now),
     };
   }
 

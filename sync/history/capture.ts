@@ -8,6 +8,7 @@ import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { entityState } from '../edits/entities';
 import { checklistState, currentId, taskState } from '../edits/state';
+import { activeTimerId } from '../edits/timers';
 import type { EntityKind, JsonObject } from '../outbox';
 import type { DeletedCopy, Entry, ItemCopy, TaskCopy } from './types';
 
@@ -163,7 +164,20 @@ const deletedCopy = (db: Sqlite, entity: EntityKind, id: number): DeletedCopy =>
  * Reads what the edit's undo needs before it runs; the returned function completes the entry
  * from the edit's result once it ran (same transaction).
  */
-export const capture = (db: Sqlite, c: EditCommand): ((r: EditResult) => Entry) => {
+export const capture = (db: Sqlite, c: EditCommand, userId: number): ((r: EditResult) => Entry) => {
+  const finish = captureOwn(db, c);
+  const running = c.kind === 'timer.stop' ? null : activeTimerId(db, userId);
+  if (running === null) return finish;
+  return (r) => {
+    const e = finish(r);
+    const state = stmt(db, 'SELECT state FROM timers WHERE track_id = ?').get(running) as
+      | { state: string }
+      | undefined;
+    return state?.state === 'STOPPED' ? { ...e, stopped: running } : e;
+  };
+};
+
+const captureOwn = (db: Sqlite, c: EditCommand): ((r: EditResult) => Entry) => {
   const upd = updateTarget(c);
   if (upd) {
     const id = currentId(db, upd.entity, upd.id);

@@ -14,7 +14,7 @@ let f: EditFixture;
 let io: HistoryIo;
 beforeEach(() => {
   f = editFixture();
-  io = { db: f.db, now: NOW, apply: (c) => applyEdit(f.db, c, f.ctx) };
+  io = { db: f.db, now: NOW, userId: 1, apply: (c) => applyEdit(f.db, c, f.ctx) };
 });
 afterEach(() => f.close());
 
@@ -180,6 +180,7 @@ describe('history: durable', () => {
       const io2: HistoryIo = {
         db: again.db,
         now: NOW,
+        userId: 1,
         apply: (c) => applyEdit(again.db, c, f.ctx),
       };
       expect(undo(io2)).not.toBeNull();

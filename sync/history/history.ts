@@ -18,6 +18,8 @@ import type { Entry, StepOutcome } from './types';
 export interface HistoryIo {
   db: Sqlite;
   now: number;
+  /** Who makes the edits: the timer a start stops on the way is this user's. */
+  userId: number;
   /** Applies one edit to the replica and queues it (`applyEdit` with the engine's context). */
   apply(c: EditCommand): EditResult;
 }
@@ -43,7 +45,7 @@ export const editRecorded = (io: HistoryIo, commands: readonly unknown[]): EditR
     for (const raw of commands) {
       const c = parse(raw);
       labels.push(labelOf(io.db, c));
-      const finish = capture(io.db, c);
+      const finish = capture(io.db, c, io.userId);
       const r = io.apply(c);
       entries.push(finish(r));
       results.push(r);
@@ -111,7 +113,7 @@ export const redo = (io: HistoryIo): StepOutcome | null =>
     const entries: Entry[] = [];
     for (const e of step.entries) {
       const c = remapCommand(io.db, e.command);
-      const finish = capture(io.db, c);
+      const finish = capture(io.db, c, io.userId);
       let r: EditResult;
       try {
         r = io.apply(c);

@@ -311,6 +311,7 @@ const undoMove = (io: UndoIo, e: MoveEntry) => {
 };
 
 export const undoEntry = (io: UndoIo, e: Entry): void => {
+  if (e.stopped !== undefined) io.notes.push('the timer it stopped stays stopped');
   if (e.t === 'update') undoUpdate(io, e);
   else if (e.t === 'create') undoCreate(io, e);
   else if (e.t === 'delete') undoDelete(io, e);

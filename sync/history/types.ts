@@ -80,7 +80,11 @@ export interface MoveEntry {
   id: number;
 }
 
-export type Entry = UpdateEntry | CreateEntry | DeleteEntry | MoveEntry;
+/**
+ * `stopped`: a running timer the edit stopped on the way (a start stops the one running, a
+ * delete the one on its task). A stop cannot be undone: the undo says so.
+ */
+export type Entry = (UpdateEntry | CreateEntry | DeleteEntry | MoveEntry) & { stopped?: number };
 
 export interface StoredStep {
   stepId: number;
