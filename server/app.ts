@@ -177,8 +177,11 @@ const registerFaultHooks = (app: FastifyInstance, deps: ServerDeps) => {
   const dropped = new WeakSet<object>();
   const malformed = new WeakSet<object>();
   const held = new WeakSet<object>();
+  const late5xx = new WeakSet<object>();
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/v1/')) return;
+    // 'close' comes once the answer is sent or the connection is gone, whichever is first.
+    reply.raw.once('close', deps.faults.began());
     const path = req.url.split('?')[0] ?? req.url;
     const { kind, latencyMs, retryAfterSec } = deps.faults.decide(req.method, path);
     if (latencyMs > 0) await sleep(latencyMs);
@@ -209,6 +212,7 @@ const registerFaultHooks = (app: FastifyInstance, deps: ServerDeps) => {
     if (kind === 'drop') dropped.add(req);
     if (kind === 'malformed') malformed.add(req);
     if (kind === 'hold') held.add(req);
+    if (kind === 'late5xx') late5xx.add(req);
   });
   app.addHook('onSend', async (req, reply, payload) => {
     if (dropped.has(req)) {
@@ -222,6 +226,14 @@ const registerFaultHooks = (app: FastifyInstance, deps: ServerDeps) => {
       if (Buffer.isBuffer(payload)) return payload.subarray(0, Math.floor(payload.length / 2));
     }
     if (held.has(req)) return holdAnswer(deps.faults, req, reply, payload);
+    if (late5xx.has(req)) {
+      // The handler has committed; the client is told it failed.
+      const path = req.url.split('?')[0] ?? req.url;
+      reply.code(503).type('application/json; charset=utf-8');
+      return JSON.stringify(
+        apiErrorBody(503, 'injected fault: service unavailable', path, deps.clock.now()),
+      );
+    }
     return payload;
   });
   // Before Fastify waits for connections to end: a held answer would otherwise keep it waiting.

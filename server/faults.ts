@@ -14,12 +14,25 @@ import { z } from 'zod';
  *   hold      run the handler, commit, then send nothing until released through the admin
  *             route (or until the client's connection closes: the client died, so a test can
  *             kill a client between the server's commit and the client's record of it)
+ *   late5xx   run the handler, commit, then answer 503: the write happened, the client is told
+ *             it failed (a proxy's or a dying process's answer; a retry must not double it)
  *   latency   wait a random time in [min, max] ms first
  * Every fault that fires is counted by kind and method (`hits`), so a test can tell that a
- * random run did hit a create, an update and a delete with each kind.
+ * random run did hit a create, an update and a delete with each kind. Requests begun and not
+ * yet answered are counted too (`inFlight`): a test that kills a client can tell whether it
+ * died with a request on its way.
  */
 // New kinds go last: the rate roll walks this order, so a seeded run keeps its faults.
-export const faultKinds = ['5xx', '429', 'reset', 'drop', 'malformed', 'gone', 'hold'] as const;
+export const faultKinds = [
+  '5xx',
+  '429',
+  'reset',
+  'drop',
+  'malformed',
+  'gone',
+  'hold',
+  'late5xx',
+] as const;
 export type FaultKind = (typeof faultKinds)[number];
 
 const rate = z.coerce.number().min(0).max(1);
@@ -34,6 +47,7 @@ export const faultRatesSchema = z.object({
   malformed: rate.default(0),
   gone: rate.default(0),
   hold: rate.default(0),
+  late5xx: rate.default(0),
   /** Retry-After of the 429s that rates cause, in seconds. */
   retryAfter: retryAfterSec.default(1),
   latency: z
@@ -109,6 +123,8 @@ export interface FaultState {
   rules: FaultRule[];
   /** Answers held right now. */
   held: number;
+  /** Requests begun and not yet answered (or their connection closed) right now. */
+  inFlight: number;
   /** Faults that fired since the server started, by `"kind METHOD"`; never reset. */
   hits: Record<string, number>;
 }
@@ -121,6 +137,8 @@ export interface Faults {
   clear(): void;
   /** Keeps `answer` until release or drop; the answer calls the returned function when it ends. */
   hold(answer: HeldAnswer): () => void;
+  /** A request began; the returned function ends it (once, however often called). */
+  began(): () => void;
   /** Sends every held answer; answers how many. */
   release(): number;
   /** Cuts every held answer's connection (the server is closing); answers how many. */
@@ -133,6 +151,7 @@ export const createFaults = (initial: FaultRates = faultRatesSchema.parse({})): 
   let random = initial.seed === undefined ? Math.random : seeded(initial.seed);
   let rules: FaultRule[] = [];
   const held = new Set<HeldAnswer>();
+  let inFlight = 0;
   const hits = new Map<string, number>();
   const hit = (kind: string, method: string) => {
     const key = `${kind} ${method}`;
@@ -187,12 +206,22 @@ export const createFaults = (initial: FaultRates = faultRatesSchema.parse({})): 
         held.delete(answer);
       };
     },
+    began() {
+      inFlight += 1;
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        inFlight -= 1;
+      };
+    },
     release: () => endAll((answer) => answer.release()),
     dropHeld: () => endAll((answer) => answer.drop()),
     state: () => ({
       rates,
       rules: rules.map((r) => ({ ...r })),
       held: held.size,
+      inFlight,
       hits: Object.fromEntries(hits),
     }),
   };

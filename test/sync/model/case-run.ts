@@ -14,6 +14,8 @@ export interface RunStats {
   cases: number;
   actions: number;
   kills: number;
+  /** Kills that landed with a request begun and not yet answered, as the server counts. */
+  killsInFlight: number;
   /** Edits the engine refused (e.g. of something its replica does not have yet). */
   refused: number;
   /** Actions that did something, by kind (`no-op`: an edit or write with nothing to act on). */
@@ -28,6 +30,7 @@ export const newStats = (): RunStats => ({
   cases: 0,
   actions: 0,
   kills: 0,
+  killsInFlight: 0,
   refused: 0,
   byAction: {},
   msBy: {},

@@ -107,7 +107,15 @@ export const checkOrg = (
         : v.replica?.checklist.find((c) => c.id === id);
     for (const [field, exp] of Object.entries(e.fields)) {
       if (!exp) continue;
-      const actual = (row as unknown as Record<string, Value>)[field];
+      // A custom field without a value has no row: null, as the model holds a cleared one.
+      const actual =
+        'fields' in row
+          ? Object.hasOwn(row.fields, field)
+            ? row.fields[field]
+            : field.startsWith('cf:')
+              ? null
+              : undefined
+          : (row as unknown as Record<string, Value>)[field];
       const inReplica = replicaRow
         ? (replicaRow as unknown as Record<string, Value>)[field]
         : undefined;
@@ -132,9 +140,9 @@ export const checkOrg = (
       id === undefined || !(t.alive || stillThere('timer', id))
         ? undefined
         : v.server.timers.find((s) => s.id === id && (t.alive || s.taskId === task));
-    const expect = `${t.state} ${t.durationSeconds}s start ${t.startTime}${t.endTime === null ? '' : ` end ${t.endTime}`}`;
+    const expect = `${t.state} ${t.durationSeconds}s start ${t.startTime}${t.endTime === null ? '' : ` end ${t.endTime}`} notes ${t.fields.notes.accept.map(show).join('|')} ${t.fields.billing.accept.map(show).join('|')}`;
     const got = row
-      ? `${row.state} ${row.durationSeconds}s start ${row.startTime}${row.endTime === null ? '' : ` end ${row.endTime}`}`
+      ? `${row.state} ${row.durationSeconds}s start ${row.startTime}${row.endTime === null ? '' : ` end ${row.endTime}`} notes ${show(row.notes)} ${row.billing}`
       : 'none';
     table.push(
       `timer ${t.key} (id ${t.id} -> ${id ?? 'none'}) on ${t.task}: want ${t.alive ? expect : 'gone with its task'}, server ${got}`,
@@ -150,6 +158,11 @@ export const checkOrg = (
     const bad: string[] = [];
     if (row.taskId !== task) bad.push(`on task ${row.taskId}, not ${task} (${t.task})`);
     if (row.state !== t.state) bad.push(`state ${row.state}, want ${t.state}`);
+    for (const [field, exp] of Object.entries(t.fields)) {
+      const actual = field === 'notes' ? row.notes : row.billing;
+      if (!exp.accept.some((a) => a === actual))
+        bad.push(`${field} ${show(actual)}, want ${exp.accept.map(show).join(' or ')}`);
+    }
     if (t.state !== 'RUNNING' && row.durationSeconds !== t.durationSeconds)
       bad.push(`duration ${row.durationSeconds}s, want ${t.durationSeconds}s`);
     if (Math.abs(row.startTime - t.startTime) > TIME_TOLERANCE_MS)
@@ -179,7 +192,7 @@ export const checkOrg = (
         ? undefined
         : v.server.attachments.find((a) => a.id === id && (u.alive || a.taskId === task));
     table.push(
-      `attachment ${u.key} ${u.name} (${u.size} B, id ${u.id} -> ${id ?? 'none'}) on ${u.task}: ${row ? `server ${row.name} ${row.size} B on task ${row.taskId}` : 'not on server'}${u.alive ? '' : ' (task deleted)'}`,
+      `attachment ${u.key} ${u.nameExpect.accept.map(show).join('|')} (${u.size} B, id ${u.id} -> ${id ?? 'none'}) on ${u.task}: ${row ? `server ${row.name} ${row.size} B on task ${row.taskId}` : 'not on server'}${u.alive ? '' : ' (task deleted)'}`,
     );
     if (!u.alive) {
       if (row)
@@ -192,7 +205,8 @@ export const checkOrg = (
     }
     const bad: string[] = [];
     if (row.taskId !== task) bad.push(`on task ${row.taskId}, not ${task}`);
-    if (row.name !== u.name) bad.push(`named ${row.name}`);
+    if (!u.nameExpect.accept.some((a) => a === row.name))
+      bad.push(`named ${row.name}, want ${u.nameExpect.accept.map(show).join(' or ')}`);
     if (row.size !== u.size) bad.push(`${row.size} bytes, not ${u.size}`);
     if (row.bytes !== u.bytes) bad.push('other bytes than uploaded');
     if (bad.length > 0)
@@ -204,7 +218,10 @@ export const checkOrg = (
   const liveTaskIds = new Set(serverTasks.map((t) => t.id));
   for (const t of serverTasks)
     if (!known.task.has(t.id))
-      fail('3 exactly once', `task ${t.id} "${t.title}" in org ${orgId} is a twin or a stray`);
+      fail(
+        '3 exactly once',
+        `task ${t.id} "${String(t.fields.title)}" in org ${orgId} is a twin or a stray`,
+      );
   const serverItems = v.server.items.filter((c) => liveTaskIds.has(c.taskId));
   for (const c of serverItems)
     if (!known.checklist.has(c.id))
@@ -248,9 +265,9 @@ export const checkOrg = (
       'tasks',
       serverTasks.map((t) => ({
         id: t.id,
-        title: t.title,
-        priority: t.priority,
-        status: t.status,
+        title: t.fields.title,
+        priority: t.fields.priority,
+        status: t.fields.status,
       })),
       r.tasks,
     );

@@ -214,8 +214,13 @@ const handle = async (r: ChildRequest): Promise<unknown> => {
     }
     case 'sync': {
       const engine = engineOf();
+      const asked = Date.now();
+      // Idle: whatever cycle answers this one has not pulled yet (a cycle sets 'pulling' and
+      // 'pushing' synchronously as it goes), so its pull began after the request.
+      const idle = engine.status().activity === 'idle';
       await engine.syncNow();
-      return engine.status();
+      const s = engine.status();
+      return { ...s, freshPull: idle && s.lastSyncAt !== null && s.lastSyncAt >= asked };
     }
     case 'status':
       return engineOf().status();

@@ -49,6 +49,7 @@ describe('the engine against the model (issue 14)', () => {
       actions: s.actions,
       actionsPerCase: Number((s.actions / Math.max(1, s.cases)).toFixed(1)),
       kills: s.kills,
+      killsInFlight: s.killsInFlight,
       refusedEdits: s.refused,
       seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
     };
@@ -69,5 +70,8 @@ describe('the engine against the model (issue 14)', () => {
     if (result.failed) throw new Error(failureReport(result, SEED, RUNS));
     // Over a whole run (not a replay of one case) every fault kind hit every writing method.
     if (!PATH && RUNS >= 200) expect(coverageGaps(hits)).toEqual([]);
+    // Kills that land between a request and its answer are the ones that test the outbox's
+    // records: a fair share of them must have.
+    if (!PATH && s.kills >= 20) expect(s.killsInFlight / s.kills).toBeGreaterThanOrEqual(0.1);
   }, 900_000);
 });

@@ -6,12 +6,14 @@
  *
  * Field rules (issue 14):
  * 1. A field the user set: the user's last value, unless the second writer changed the field
- *    after it (then the writer's last value). Ambiguity (one modification time per entity):
- *    when the writer's last change of the field came before the user's set but the writer
- *    changed anything else of the entity after it, the writer's value is accepted too. A
- *    checklist item's write moves its task's modification time (the server touches the task),
- *    so it counts as a change of the task here; so do the user's own changes of a task's
- *    checklist and files, when they reach the server (a moment the model cannot know).
+ *    after it (then the writer's last value). Ambiguity, the documented limit (one
+ *    modification time per entity, ARCHITECTURE.md "What it does not promise"): when the
+ *    writer's last change of the field came before the user's set, unseen by the app then,
+ *    and the entity changed again after the set, the writer's value is accepted too. The model
+ *    decides that (`keptEarlier`, model.ts): no pull that began after the write had ended
+ *    before the set, and a change of the entity that reached the server after the set (the
+ *    writer's of another field, of the task's checklist items, or the user's own change of the
+ *    task's checklist and files still unsent at the set).
  * 2. A field whose value is the writer's (the user never set it, or the writer changed it after
  *    the user's last set): the writer's last value, or the initial one if nobody wrote it.
  *    Ambiguity (updates carry whole entities, the other fields as the engine last saw them):
@@ -22,7 +24,7 @@
  * Creates give an entity its initial values; they are not "sets".
  */
 
-export type Value = string | boolean;
+export type Value = string | number | boolean | null;
 
 export interface FieldHistory {
   initial: Value;
@@ -42,13 +44,14 @@ export const last = <T>(xs: readonly T[]): T | undefined => xs[xs.length - 1];
 
 /**
  * The acceptable values of one field (rules 1 and 2 with their ambiguities). `userEdits`:
- * times of the user's edits of the entity; `otherChanges`: times of the writer's changes of
- * anything else of it (other fields; for a task, its checklist items too).
+ * times of the user's edits of the entity; `keptEarlier(writeAt, setAt)`: whether the engine
+ * may keep a writer's change made at `writeAt`, before the user's set at `setAt` (rule 1's
+ * documented limit).
  */
 export const expectField = (
   h: FieldHistory,
   userEdits: readonly number[],
-  otherChanges: readonly number[],
+  keptEarlier: (writeAt: number, setAt: number) => boolean,
 ): FieldExpectation => {
   const lastSet = last(h.sets);
   const after = h.writes.filter((w) => lastSet === undefined || w.at > lastSet.at);
@@ -59,9 +62,9 @@ export const expectField = (
     const accept: Value[] = [lastSet.value];
     const before = last(h.writes);
     let why = "the user's last set";
-    if (before && otherChanges.some((t) => t > lastSet.at)) {
+    if (before && keptEarlier(before.at, lastSet.at)) {
       accept.push(before.value);
-      why += "; or the writer's earlier change (it changed the entity again after the set)";
+      why += "; or the writer's earlier change (unseen at the set, the entity changed after it)";
     }
     return { accept: unique(accept), why, rule: 1 };
   }

@@ -75,6 +75,53 @@ describe('model: last write as the user left it (rule 1)', () => {
     expect(accepted(m, 't', 'title')).toEqual(['Mine', 'Theirs']);
   });
 
+  it("holds the user's value once the user's own checklist edit had reached the server before the set", () => {
+    const m = seeded();
+    m.apply({ type: 'set', key: 'c', field: 'completed', value: true, at: 50 });
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'title',
+      value: 'Theirs',
+      before: 'T',
+      at: 100,
+      unsent: false,
+    });
+    // Nothing unsent at 150: the checklist edit moved the task's time before the set.
+    m.apply({ type: 'quiet', at: 150 });
+    m.apply({ type: 'set', key: 't', field: 'title', value: 'Mine', at: 200 });
+    expect(accepted(m, 't', 'title')).toEqual(['Mine']);
+    // A checklist edit after the set reaches the server after it: the documented limit.
+    m.apply({ type: 'set', key: 'c', field: 'completed', value: false, at: 250 });
+    expect(accepted(m, 't', 'title')).toEqual(['Mine', 'Theirs']);
+  });
+
+  it("holds the user's value over a writer's change the app had pulled before the set", () => {
+    const m = seeded();
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'title',
+      value: 'Theirs',
+      before: 'T',
+      at: 100,
+      unsent: false,
+    });
+    m.apply({ type: 'pulled', from: 120, at: 150 });
+    m.apply({ type: 'set', key: 't', field: 'title', value: 'Mine', at: 200 });
+    m.apply({ type: 'set', key: 'c', field: 'completed', value: true, at: 250 });
+    m.apply({
+      type: 'write',
+      key: 't',
+      field: 'priority',
+      value: 'Urgent',
+      before: 'None',
+      at: 300,
+      unsent: false,
+    });
+    expect(accepted(m, 't', 'title')).toEqual(['Mine']);
+  });
+
   it("keeps the user's set made after the writer's change", () => {
     const m = seeded();
     m.apply({

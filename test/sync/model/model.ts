@@ -16,9 +16,26 @@ export type { Value } from './field-rules';
 
 /** Entities with fields; files and timers are kept apart (uploads, timers). */
 export type EntityKind = 'task' | 'checklist';
-export type TaskField = 'title' | 'priority' | 'status';
-export type ItemField = 'name' | 'completed';
+/**
+ * A task's fields: title, description, status, priority, completion, startDate, dueDate
+ * (epoch ms or null), owners (sorted ids, `1,4`), tags (sorted names, `blue|red`), and on a
+ * project task each custom field as `cf:<id>` (its stored JSON, or null).
+ */
+export type TaskField =
+  | 'title'
+  | 'description'
+  | 'status'
+  | 'priority'
+  | 'completion'
+  | 'startDate'
+  | 'dueDate'
+  | 'owners'
+  | 'tags'
+  | `cf:${number}`;
+/** A checklist item's: its assignee a user id or null. */
+export type ItemField = 'name' | 'completed' | 'assignee';
 export type Field = TaskField | ItemField;
+export type TimerField = 'notes' | 'billing';
 export type TimerState = 'RUNNING' | 'PAUSED' | 'STOPPED';
 
 export const userPriorities = ['Low', 'High'] as const;
@@ -30,7 +47,7 @@ export type ModelEvent =
       key: string;
       org: number;
       id: number;
-      fields: Record<TaskField, string>;
+      fields: Partial<Record<TaskField, Value>>;
     }
   | {
       type: 'seed-item';
@@ -40,7 +57,14 @@ export type ModelEvent =
       task: string;
       fields: { name: string; completed: boolean };
     }
-  | { type: 'create-task'; key: string; org: number; id: number; at: number; title: string }
+  | {
+      type: 'create-task';
+      key: string;
+      org: number;
+      id: number;
+      at: number;
+      fields: Partial<Record<TaskField, Value>>;
+    }
   | {
       type: 'create-item';
       key: string;
@@ -62,7 +86,14 @@ export type ModelEvent =
       bytes: string;
     }
   | { type: 'set'; key: string; field: Field; value: Value; at: number }
+  /** A file renamed by the user (the name the server keeps: with its extension). */
+  | { type: 'rename'; key: string; value: string; at: number }
+  | { type: 'timer-set'; key: string; field: TimerField; value: Value; at: number }
   | { type: 'delete'; key: string; at: number }
+  /** A pull that began after `from` succeeded before `at` (this machine's clock). */
+  | { type: 'pulled'; from: number; at: number }
+  /** Nothing of the user's was unsent at `at`: every earlier edit had reached the server. */
+  | { type: 'quiet'; at: number }
   | { type: 'timer-start'; key: string; org: number; id: number; task: string; at: number }
   | { type: 'timer-move'; key: string; move: 'pause' | 'resume' | 'stop'; at: number }
   | {
@@ -102,6 +133,8 @@ export interface Timer {
   accumulatedMs: number;
   runningSince: number | null;
   stopAt: number | null;
+  fields: Record<TimerField, FieldHistory>;
+  userEdits: number[];
 }
 
 export interface Upload {
@@ -109,7 +142,9 @@ export interface Upload {
   org: number;
   id: number;
   task: string;
+  /** The name uploaded (its history holds the renames). */
   name: string;
+  names: FieldHistory;
   size: number;
   bytes: string;
 }
@@ -135,10 +170,12 @@ export interface TimerExpectation {
   /** In server time (the user's `at` plus the offset). */
   startTime: number;
   endTime: number | null;
+  fields: Record<TimerField, FieldExpectation>;
 }
 
-export interface UploadExpectation extends Upload {
+export interface UploadExpectation extends Omit<Upload, 'names'> {
   alive: boolean;
+  nameExpect: FieldExpectation;
 }
 
 export interface Expectations {
@@ -152,9 +189,18 @@ export class Model {
   readonly entities = new Map<string, Entity>();
   readonly timers = new Map<string, Timer>();
   readonly uploads = new Map<string, Upload>();
-  /** Tasks whose checklist or files the user changed (their commits move the task's time). */
-  private readonly childEdited = new Set<string>();
+  /**
+   * When the user changed each task's checklist or files: those reach the server as changes
+   * of the task too (they move its modification time), at a moment after the edit.
+   */
+  private readonly childEdits = new Map<string, number[]>();
+  private readonly pulls: { from: number; at: number }[] = [];
+  private readonly quiets: number[] = [];
   readonly log: ModelEvent[] = [];
+
+  private childEdit(task: string, at: number) {
+    this.childEdits.set(task, [...(this.childEdits.get(task) ?? []), at]);
+  }
 
   apply(e: ModelEvent): void {
     this.log.push(e);
@@ -163,30 +209,28 @@ export class Model {
         this.add(e.key, 'task', e.org, e.id, null, e.fields);
         return;
       case 'seed-item':
-        this.add(e.key, 'checklist', e.org, e.id, e.task, e.fields);
+        this.add(e.key, 'checklist', e.org, e.id, e.task, { ...e.fields, assignee: null });
         return;
       case 'create-task':
-        this.add(e.key, 'task', e.org, e.id, null, {
-          title: e.title,
-          priority: 'None',
-          status: 'To Do',
-        });
+        this.add(e.key, 'task', e.org, e.id, null, e.fields);
         return;
       case 'create-item':
-        this.childEdited.add(e.task);
+        this.childEdit(e.task, e.at);
         this.add(e.key, 'checklist', e.org, e.id, e.task, {
           name: e.name,
           completed: false,
+          assignee: null,
         });
         return;
       case 'upload':
-        this.childEdited.add(e.task);
+        this.childEdit(e.task, e.at);
         this.uploads.set(e.key, {
           key: e.key,
           org: e.org,
           id: e.id,
           task: e.task,
           name: e.name,
+          names: { initial: e.name, sets: [], writes: [] },
           size: e.size,
           bytes: e.bytes,
         });
@@ -195,15 +239,35 @@ export class Model {
         const ent = this.must(e.key);
         this.history(ent, e.field).sets.push({ at: e.at, value: e.value });
         ent.userEdits.push(e.at);
-        if (ent.task !== null) this.childEdited.add(ent.task);
+        if (ent.task !== null) this.childEdit(ent.task, e.at);
+        return;
+      }
+      case 'rename': {
+        const u = this.uploads.get(e.key);
+        if (!u) throw new Error(`no upload ${e.key}`);
+        u.names.sets.push({ at: e.at, value: e.value });
+        this.childEdit(u.task, e.at);
+        return;
+      }
+      case 'timer-set': {
+        const t = this.timers.get(e.key);
+        if (!t) throw new Error(`no timer ${e.key}`);
+        t.fields[e.field].sets.push({ at: e.at, value: e.value });
+        t.userEdits.push(e.at);
         return;
       }
       case 'delete': {
         const ent = this.must(e.key);
         ent.deletedAt = e.at;
-        if (ent.task !== null) this.childEdited.add(ent.task);
+        if (ent.task !== null) this.childEdit(ent.task, e.at);
         return;
       }
+      case 'pulled':
+        this.pulls.push({ from: e.from, at: e.at });
+        return;
+      case 'quiet':
+        this.quiets.push(e.at);
+        return;
       case 'write': {
         const ent = this.must(e.key);
         if (e.value === e.before) return;
@@ -230,6 +294,11 @@ export class Model {
           accumulatedMs: 0,
           runningSince: e.at,
           stopAt: null,
+          fields: {
+            notes: { initial: null, sets: [], writes: [] },
+            billing: { initial: 'BILLABLE', sets: [], writes: [] },
+          },
+          userEdits: [],
         });
         return;
       }
@@ -323,26 +392,52 @@ export class Model {
     );
   }
 
+  /** The user's value of a field: the last the user gave it, or its initial one. */
+  userValue(key: string, field: Field): Value {
+    const h = this.history(this.must(key), field);
+    return last(h.sets)?.value ?? h.initial;
+  }
+
+  /** The entity has the field (a custom field: on project tasks only). */
+  hasField(key: string, field: Field): boolean {
+    return this.entities.get(key)?.fields.has(field) ?? false;
+  }
+
+  /** The first of `options` that differs from the user's value of the field. */
+  nextOf<V extends Value>(key: string, field: Field, options: readonly V[]): V | undefined {
+    const current = this.userValue(key, field);
+    return options.find((o) => o !== current);
+  }
+
   /** A user value for a field that differs from what the user last gave it (or its initial). */
   nextUserValue(key: string, field: 'priority' | 'status' | 'completed'): Value {
-    const h = this.history(this.must(key), field);
-    const current = last(h.sets)?.value ?? h.initial;
-    if (field === 'completed') return !current;
+    if (field === 'completed') return !this.userValue(key, field);
     const options: readonly string[] = field === 'priority' ? userPriorities : userStatuses;
-    return options.find((o) => o !== current) ?? options[0] ?? '';
+    return this.nextOf(key, field, options) ?? options[0] ?? '';
   }
 
   /**
-   * The writer's changes of a task's items count as changes of the task (touchTask), and so do
-   * the user's own changes of its checklist and files: they move its modification time when
-   * they reach the server, a moment the model cannot know (at any time after the set).
+   * Rule 1's documented limit (ARCHITECTURE.md, "What it does not promise"): the writer's
+   * change of a field at `writeAt`, before the user's set at `setAt`, may be kept when the app
+   * had not seen it at the set (no pull that began after the write had ended by then) and the
+   * entity changed again after the set: the writer changed another of its fields, or (a task)
+   * one of its checklist items, or the user's own change of its checklist or files reached the
+   * server after the set. That last moment the model does not know; it bounds it: an edit made
+   * after the set, or one made before it and not known to have reached the server by then
+   * (no moment with nothing unsent between the two).
    */
-  private otherChanges(e: Entity, field: Field): number[] {
-    const own = e.writerChanges.filter((c) => c.field !== field).map((c) => c.at);
-    if (e.kind !== 'task') return own;
-    const items = [...this.entities.values()].filter((i) => i.task === e.key);
-    const mine = this.childEdited.has(e.key) ? [Number.POSITIVE_INFINITY] : [];
-    return [...own, ...items.flatMap((i) => i.writerChanges.map((c) => c.at)), ...mine];
+  private keptEarlier(e: Entity, field: Field) {
+    return (writeAt: number, setAt: number): boolean => {
+      if (this.pulls.some((p) => p.from > writeAt && p.at < setAt)) return false;
+      const later = (t: number) => t > setAt;
+      if (e.writerChanges.some((c) => c.field !== field && later(c.at))) return true;
+      if (e.kind !== 'task') return false;
+      const items = [...this.entities.values()].filter((i) => i.task === e.key);
+      if (items.some((i) => i.writerChanges.some((c) => later(c.at)))) return true;
+      return (this.childEdits.get(e.key) ?? []).some(
+        (c) => later(c) || !this.quiets.some((q) => q > c && q < setAt),
+      );
+    };
   }
 
   expectations(offsetMs: number): Expectations {
@@ -350,7 +445,7 @@ export class Model {
     for (const e of this.entities.values()) {
       const fields: Partial<Record<Field, FieldExpectation>> = {};
       for (const [f, h] of e.fields)
-        fields[f] = expectField(h, e.userEdits, this.otherChanges(e, f));
+        fields[f] = expectField(h, e.userEdits, this.keptEarlier(e, f));
       entities.push({
         key: e.key,
         kind: e.kind,
@@ -361,6 +456,8 @@ export class Model {
         fields,
       });
     }
+    // Nobody else writes timers and files: the user's last value, always.
+    const never = () => false;
     const timers = [...this.timers.values()].map((t) => ({
       key: t.key,
       org: t.org,
@@ -371,8 +468,16 @@ export class Model {
       durationSeconds: Math.floor(t.accumulatedMs / 1000),
       startTime: t.startAt + offsetMs,
       endTime: t.stopAt === null ? null : t.stopAt + offsetMs,
+      fields: {
+        notes: expectField(t.fields.notes, t.userEdits, never),
+        billing: expectField(t.fields.billing, t.userEdits, never),
+      },
     }));
-    const uploads = [...this.uploads.values()].map((u) => ({ ...u, alive: this.isAlive(u.task) }));
+    const uploads = [...this.uploads.values()].map(({ names, ...u }) => ({
+      ...u,
+      alive: this.isAlive(u.task),
+      nameExpect: expectField(names, [], never),
+    }));
     return { entities, timers, uploads };
   }
 }

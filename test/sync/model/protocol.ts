@@ -130,6 +130,12 @@ export const timerView = (t: {
   durationSeconds: t.durationSeconds,
 });
 
+/**
+ * A sync's answer: the status, and whether a pull that began after the request came in
+ * succeeded (a cycle already past its pull when the request came is joined, not counted).
+ */
+export const syncAnswer = engineStatus.extend({ freshPull: z.boolean() });
+
 export const drainAnswer = z.object({
   status: engineStatus,
   drained: z.boolean(),
@@ -142,7 +148,7 @@ export const answerSchemas = {
   open: engineStatus,
   close: z.null(),
   edit: editAnswer,
-  sync: engineStatus,
+  sync: syncAnswer,
   status: engineStatus,
   ids: idsAnswer,
   dump: replicaDump,

@@ -19,13 +19,40 @@ import {
   type SeededOrg,
   seedOrg,
   setClockOffset,
-  type TaskField,
 } from './server-side';
 import { step } from './steps';
 
+/** User edits of one field, `n` choosing the value (a clear among them, where there is one). */
+export type FieldEdit =
+  | 'task.description'
+  | 'task.start'
+  | 'task.due'
+  | 'task.completion'
+  | 'task.owners'
+  | 'task.tags'
+  | 'task.cf'
+  | 'item.assign'
+  | 'file.rename'
+  | 'timer.notes'
+  | 'timer.billing';
+
+/** What the second writer changes: a task field (`cf`: one custom field) or an item's name. */
+export type WriterField =
+  | 'title'
+  | 'priority'
+  | 'status'
+  | 'description'
+  | 'dueDate'
+  | 'completion'
+  | 'tags'
+  | 'cf'
+  | 'item.name';
+
 export type Action =
-  | { a: 'task.create' }
+  /** `proj`: in the org's project (its custom fields apply), else a personal task. */
+  | { a: 'task.create'; proj?: boolean }
   | { a: 'task.title' | 'task.priority' | 'task.status' | 'task.delete'; i: number }
+  | { a: FieldEdit; i: number; n: number }
   | { a: 'item.create' | 'item.toggle' | 'item.rename' | 'item.delete'; i: number }
   | { a: 'upload'; i: number; pad: number }
   | { a: 'timer.start'; i: number }
@@ -34,10 +61,11 @@ export type Action =
   | { a: 'fault'; kind: FaultKind; method: FaultMethod; count: number }
   | { a: 'latency' }
   | { a: 'heal' }
-  | { a: 'kill'; afterMs: number }
+  /** `aim`: then at the first moment after it that the server has a request in flight. */
+  | { a: 'kill'; afterMs: number; aim?: boolean }
   | { a: 'restart' }
   | { a: 'switch' }
-  | { a: 'write'; i: number; field: TaskField | 'item.name'; alt: boolean }
+  | { a: 'write'; i: number; field: WriterField; alt: boolean }
   | { a: 'wait' | 'wait.timer'; ms: number };
 
 export interface Case {
@@ -49,19 +77,34 @@ export interface Case {
 
 const i = fc.nat(999);
 const on = <A extends Action['a']>(a: A) => i.map((n) => ({ a, i: n }) as Action);
+const edit = (a: FieldEdit) => fc.record({ i, n: fc.nat(11) }).map((r) => ({ a, ...r }) as Action);
 const just = (a: Action) => fc.constant(a);
 const w = (weight: number, arbitrary: fc.Arbitrary<Action>) => ({ weight, arbitrary });
 
 export const actionArb: fc.Arbitrary<Action> = fc.oneof(
-  w(6, just({ a: 'task.create' })),
-  w(4, on('task.title')),
-  w(5, on('task.priority')),
-  w(5, on('task.status')),
+  w(
+    6,
+    fc.boolean().map((proj) => ({ a: 'task.create', proj }) as const),
+  ),
+  w(3, on('task.title')),
+  w(3, on('task.priority')),
+  w(3, on('task.status')),
   w(3, on('task.delete')),
+  w(2, edit('task.description')),
+  w(2, edit('task.start')),
+  w(2, edit('task.due')),
+  w(2, edit('task.completion')),
+  w(2, edit('task.owners')),
+  w(2, edit('task.tags')),
+  w(4, edit('task.cf')),
   w(5, on('item.create')),
-  w(6, on('item.toggle')),
-  w(3, on('item.rename')),
+  w(5, on('item.toggle')),
+  w(2, on('item.rename')),
+  w(2, edit('item.assign')),
   w(3, on('item.delete')),
+  w(2, edit('file.rename')),
+  w(2, edit('timer.notes')),
+  w(1, edit('timer.billing')),
   w(
     3,
     fc.record({ i, pad: fc.nat(64) }).map((r) => ({ a: 'upload', ...r }) as const),
@@ -90,7 +133,9 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   w(3, just({ a: 'heal' })),
   w(
     2,
-    fc.integer({ min: 0, max: 40 }).map((afterMs) => ({ a: 'kill', afterMs }) as const),
+    fc
+      .record({ afterMs: fc.integer({ min: 0, max: 40 }), aim: fc.boolean() })
+      .map((r) => ({ a: 'kill', ...r }) as const),
   ),
   w(2, just({ a: 'restart' })),
   w(3, just({ a: 'switch' })),
@@ -99,7 +144,18 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
     fc
       .record({
         i,
-        field: fc.constantFrom<TaskField | 'item.name'>('title', 'priority', 'status', 'item.name'),
+        field: fc.constantFrom<WriterField>(
+          'title',
+          'priority',
+          'status',
+          'description',
+          'dueDate',
+          'completion',
+          'tags',
+          'cf',
+          'cf',
+          'item.name',
+        ),
         alt: fc.boolean(),
       })
       .map((r) => ({ a: 'write', ...r }) as const),
@@ -140,6 +196,17 @@ const modelled = new Set<Action['a']>([
   'task.priority',
   'task.status',
   'task.delete',
+  'task.description',
+  'task.start',
+  'task.due',
+  'task.completion',
+  'task.owners',
+  'task.tags',
+  'task.cf',
+  'item.assign',
+  'file.rename',
+  'timer.notes',
+  'timer.billing',
   'item.create',
   'item.toggle',
   'item.rename',
@@ -162,7 +229,7 @@ const seededModel = (orgs: readonly SeededOrg[]): Model => {
         key: `${letter}s${k + 1}`,
         org,
         id: t.serverId,
-        fields: { title: t.title, priority: t.priority, status: t.status },
+        fields: t.fields,
       });
     for (const [k, it] of o.items.entries())
       model.apply({

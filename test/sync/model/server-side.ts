@@ -12,6 +12,8 @@ import { parseFaultSpec } from '../../../server/faults';
 import { addOrgMember, createOrg } from '../../../server/seed/fixtures';
 import { createChecklistItem, updateChecklistItem } from '../../../server/store/checklists';
 import { findTask } from '../../../server/store/lookup';
+import { createProject } from '../../../server/store/projects';
+import { createSpace } from '../../../server/store/spaces';
 import { createTask, updateTask } from '../../../server/store/tasks';
 import { loadTaskRow } from '../../../server/store/tasks-dto';
 import { type TimerRow, timerColumns, timerDto } from '../../../server/store/timers';
@@ -21,9 +23,20 @@ import { type SessionTokensMsg, type TimerView, timerView } from './protocol';
 export const DEMO = { email: 'demo@example.com', password: 'demo1234' };
 const OTHER_EMAIL = 'other@example.com';
 
-export type FaultKind = 'drop' | 'malformed' | '5xx' | 'reset' | '429';
+export type FaultKind = 'drop' | 'malformed' | '5xx' | 'reset' | '429' | 'late5xx';
 export type FaultMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export const faultKinds: readonly FaultKind[] = ['drop', 'malformed', '5xx', 'reset', '429'];
+/**
+ * `late5xx` (a 503 after the handler committed) is left out with MODEL_NO_LATE5XX=1, to look
+ * at another failure while one it causes hides it.
+ */
+export const faultKinds: readonly FaultKind[] = [
+  'drop',
+  'malformed',
+  '5xx',
+  'reset',
+  '429',
+  ...(process.env.MODEL_NO_LATE5XX === '1' ? [] : (['late5xx'] as const)),
+];
 
 /** Hits per `kind METHOD` (e.g. `drop PUT`, `latency DELETE`), as the server counts them. */
 export type FaultHits = Map<string, number>;
@@ -104,13 +117,34 @@ export const setLatency = (ms: ModelServer): void =>
 /** Rules and rates gone (the hit counters stay). */
 export const healFaults = (ms: ModelServer): void => ms.server.deps.faults.clear();
 
+/** The next request's answer (any method) held after its commit, until its client is gone. */
+export const addHold = (ms: ModelServer): void =>
+  ms.server.deps.faults.addRules([{ kind: 'hold', count: 1 }]);
+
+export const heldAnswers = (ms: ModelServer): number => ms.server.deps.faults.state().held;
+
+/** An unspent hold rule taken back, the other rules and the rates kept. */
+export const dropHoldRule = (ms: ModelServer): void => {
+  const { faults } = ms.server.deps;
+  const { rates, rules } = faults.state();
+  if (!rules.some((r) => r.kind === 'hold')) return;
+  faults.clear();
+  faults.setRates(rates);
+  faults.addRules(rules.filter((r) => r.kind !== 'hold'));
+};
+
+/** Requests the server has begun and not answered yet (a kill now lands with one in flight). */
+export const requestsInFlight = (ms: ModelServer): number => ms.server.deps.faults.state().inFlight;
+
 // ---- a case's orgs --------------------------------------------------------------------------
 
+/** A seeded task's fields, in the model's canonical form (model.ts, `canonicalTask`). */
+export type SeededFields = Record<string, string | number | boolean | null>;
 export interface SeededTask {
   serverId: number;
-  title: string;
-  priority: string;
-  status: string;
+  /** The project it is in (its custom fields apply), or null for a personal task. */
+  projectId: number | null;
+  fields: SeededFields;
 }
 export interface SeededItem {
   serverId: number;
@@ -118,15 +152,27 @@ export interface SeededItem {
   name: string;
   completed: boolean;
 }
+/** A custom field the org's project tasks have: its id and the type of value it takes. */
+export interface SeededField {
+  fieldId: number;
+  type: 'TEXT' | 'NUMBER';
+}
 export interface SeededOrg {
   orgId: number;
+  projectId: number;
+  fields: SeededField[];
   tasks: SeededTask[];
   items: SeededItem[];
 }
 
+export const cfKey = (fieldId: number) => `cf:${fieldId}` as const;
+
 /**
- * A fresh org with the demo user and the second writer as members, and two personal tasks of
- * the demo user's, the first with a checklist item: something to edit from the first action.
+ * A fresh org with the demo user and the second writer as members, two personal tasks of the
+ * demo user's, the first with a checklist item, and a space with a project: a TEXT field on
+ * the space and a NUMBER field on the project (no API makes definitions: inserted as the
+ * demo seed does), and a project task holding a value of each, so that an edit of one field
+ * that loses the other shows.
  */
 export const seedOrg = (ms: ModelServer, name: string, titlePrefix: string): SeededOrg => {
   const { db, clock } = ms.server.deps;
@@ -136,12 +182,47 @@ export const seedOrg = (ms: ModelServer, name: string, titlePrefix: string): See
     addOrgMember(db, orgId, ms.demoUserId, 'Owner');
     addOrgMember(db, orgId, ms.otherUserId, 'Member');
     const ctx = { userId: ms.demoUserId, orgId, now };
-    const at = { spaceId: null, projectId: null, parentTaskId: null };
+    const spaceId = createSpace(db, ctx, { spaceName: `${titlePrefix}space` });
+    db.prepare(
+      "INSERT INTO space_members (space_id, user_id, invited_by, role_id, role_name) VALUES (?, ?, NULL, 3, 'Member')",
+    ).run(spaceId, ms.otherUserId);
+    const projectId = createProject(db, ctx, spaceId, {
+      projectName: `${titlePrefix}project`,
+      members: [ms.otherUserId],
+    });
+    const field = (space: number, project: number | null, type: SeededField['type']) => ({
+      fieldId: Number(
+        db
+          .prepare(
+            `INSERT INTO custom_fields (org_id, space_id, project_id, name, description, field_type, icon, sort_order, created_by, created_time, modified_time)
+             VALUES (?, ?, ?, ?, '', ?, '', 0, ?, ?, ?)`,
+          )
+          .run(orgId, space, project, `${titlePrefix}${type}`, type, ms.demoUserId, now, now)
+          .lastInsertRowid,
+      ),
+      type,
+    });
+    const fields = [field(spaceId, null, 'TEXT'), field(spaceId, projectId, 'NUMBER')];
+    const personal = { spaceId: null, projectId: null, parentTaskId: null };
     const tasks: SeededTask[] = [1, 2].map((n) => {
       const title = `${titlePrefix}s${n}`;
-      const serverId = createTask(db, ctx, at, { taskTitle: title });
-      return { serverId, title, priority: 'None', status: 'To Do' };
+      const serverId = createTask(db, ctx, personal, { taskTitle: title });
+      return { serverId, projectId: null, fields: seededFields(title, []) };
     });
+    const [text, num] = fields;
+    if (!text || !num) throw new Error('no seeded field');
+    const title = `${titlePrefix}s3`;
+    const values = [
+      { taskCustomFieldId: text.fieldId, value: `${titlePrefix}v0` },
+      { taskCustomFieldId: num.fieldId, value: 7 },
+    ];
+    const serverId = createTask(
+      db,
+      ctx,
+      { spaceId, projectId, parentTaskId: null },
+      { taskTitle: title, customFieldValues: values },
+    );
+    tasks.push({ serverId, projectId, fields: seededFields(title, values) });
     const first = tasks[0];
     if (!first) throw new Error('no seeded task');
     const item = createChecklistItem(
@@ -152,6 +233,8 @@ export const seedOrg = (ms: ModelServer, name: string, titlePrefix: string): See
     );
     return {
       orgId,
+      projectId,
+      fields,
       tasks,
       items: [
         {
@@ -165,16 +248,49 @@ export const seedOrg = (ms: ModelServer, name: string, titlePrefix: string): See
   })();
 };
 
+/** A task made with a title (and custom field values) only, as the model holds it. */
+export const seededFields = (
+  title: string,
+  values: readonly { taskCustomFieldId: number; value: string | number }[],
+): SeededFields => ({
+  title,
+  description: '',
+  status: 'To Do',
+  priority: 'None',
+  completion: 0,
+  startDate: null,
+  dueDate: null,
+  owners: '',
+  tags: '',
+  ...Object.fromEntries(values.map((v) => [cfKey(v.taskCustomFieldId), JSON.stringify(v.value)])),
+});
+
 // ---- the second writer ----------------------------------------------------------------------
 
-export type TaskField = 'title' | 'priority' | 'status';
+/** A field's value as the model and the check compare it (field-rules.ts `Value`). */
+export type Canonical = string | number | boolean | null;
+
 export interface WriteOutcome {
+  field: string;
   /** The field's value just before the write, read in the same synchronous call. */
-  before: string;
-  value: string;
+  before: Canonical;
+  value: Canonical;
   /** The parent's clock at the write (the server's is it plus the offset). */
   at: number;
 }
+
+const customValues = (ms: ModelServer, taskId: number) =>
+  (
+    ms.server.deps.db
+      .prepare(
+        'SELECT field_id, value FROM custom_field_values WHERE task_id = ? ORDER BY field_id',
+      )
+      .all(taskId) as { field_id: number; value: string }[]
+  ).map((v) => ({ taskCustomFieldId: v.field_id, value: v.value }));
+
+/** Owners as sorted ids, tags as sorted names: what a set of either means, order aside. */
+export const ownersKey = (ids: readonly number[]) => [...ids].sort((x, y) => x - y).join(',');
+export const tagsKey = (names: readonly string[]) => [...names].sort().join('|');
 
 const taskBody = (ms: ModelServer, taskId: number) => {
   const { db } = ms.server.deps;
@@ -188,9 +304,23 @@ const taskBody = (ms: ModelServer, taskId: number) => {
   const tags = (
     db.prepare('SELECT name FROM task_tags WHERE task_id = ?').all(taskId) as { name: string }[]
   ).map((t) => t.name);
+  const values = customValues(ms, taskId);
   const iso = (v: number | null) => (v === null ? null : new Date(v).toISOString());
+  const current: Record<string, Canonical> = {
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    priority: row.priority,
+    completion: row.completion,
+    startDate: row.start_date,
+    dueDate: row.due_date,
+    owners: ownersKey(owners),
+    tags: tagsKey(tags),
+    ...Object.fromEntries(values.map((v) => [cfKey(v.taskCustomFieldId), v.value])),
+  };
   return {
     row,
+    current,
     body: {
       taskTitle: row.title,
       description: row.description,
@@ -201,37 +331,61 @@ const taskBody = (ms: ModelServer, taskId: number) => {
       completion: row.completion,
       owners,
       tags,
+      customFieldValues: values.map((v) => ({
+        taskCustomFieldId: v.taskCustomFieldId,
+        value: JSON.parse(v.value) as string | number,
+      })),
     },
   };
 };
 
+/** One field's change as the writer makes it: the body's key and value for the API. */
+export type TaskWrite =
+  | { field: 'title'; value: string }
+  | { field: 'priority' | 'status' | 'description'; value: string }
+  | { field: 'completion'; value: number }
+  | { field: 'dueDate'; value: number }
+  | { field: 'tags'; value: string[] }
+  | { field: `cf:${number}`; value: string | number };
+
 /**
  * The other user changes one field of a live task: the current row is read and written back
- * whole with one field changed, in one synchronous call (nothing interleaves). `pick` chooses
- * the field and value from the current row. Null when the task is not live in the org.
+ * whole with one field changed (custom field values included), in one synchronous call
+ * (nothing interleaves). `pick` chooses the field and value from the current fields (canonical,
+ * custom fields as `cf:<id>` with their stored JSON). Null when the task is not live in the org.
  */
 export const writeTaskField = (
   ms: ModelServer,
   orgId: number,
   taskId: number,
-  pick: (current: Record<TaskField, string>) => { field: TaskField; value: string },
-): (WriteOutcome & { field: TaskField }) | null => {
+  pick: (current: Record<string, Canonical>, projectId: number | null) => TaskWrite,
+): WriteOutcome | null => {
   const { db, clock } = ms.server.deps;
   return db.transaction(() => {
     const found = taskBody(ms, taskId);
     if (!found || found.row.org_id !== orgId) return null;
-    const { row, body } = found;
-    const current = { title: row.title, priority: row.priority, status: row.status };
-    const { field, value } = pick(current);
-    const next =
-      field === 'title'
-        ? { ...body, taskTitle: value }
-        : field === 'priority'
-          ? { ...body, priority: value }
-          : { ...body, status: value };
+    const { row, body, current } = found;
+    const w = pick(current, row.project_id);
+    let next = body;
+    let value: Canonical;
+    if (w.field === 'title') [next, value] = [{ ...body, taskTitle: w.value }, w.value];
+    else if (w.field === 'tags') [next, value] = [{ ...body, tags: w.value }, tagsKey(w.value)];
+    else if (w.field === 'dueDate')
+      [next, value] = [{ ...body, dueDate: new Date(w.value).toISOString() }, w.value];
+    else if (w.field.startsWith('cf:')) {
+      const fieldId = Number(w.field.slice(3));
+      next = {
+        ...body,
+        customFieldValues: [
+          ...body.customFieldValues.filter((v) => v.taskCustomFieldId !== fieldId),
+          { taskCustomFieldId: fieldId, value: w.value },
+        ],
+      };
+      value = JSON.stringify(w.value);
+    } else [next, value] = [{ ...body, [w.field]: w.value }, w.value];
     const at = Date.now();
     updateTask(db, { userId: ms.otherUserId, orgId, now: clock.now() }, row, next);
-    return { field, before: current[field], value, at };
+    return { field: w.field, before: current[w.field] ?? null, value, at };
   })();
 };
 
@@ -241,7 +395,7 @@ export const writeItemName = (
   orgId: number,
   checklistId: number,
   pick: (current: { name: string }) => { field: 'name'; value: string },
-): (WriteOutcome & { field: 'name' }) | null => {
+): WriteOutcome | null => {
   const { db, clock } = ms.server.deps;
   return db.transaction(() => {
     const row = db
@@ -273,14 +427,19 @@ export interface ServerState {
   tasks: {
     id: number;
     orgId: number;
-    title: string;
-    priority: string;
-    status: string;
     deleted: boolean;
+    /** Every field the app edits, canonical (`taskBody`): custom fields as `cf:<id>`. */
+    fields: Record<string, Canonical>;
   }[];
-  items: { id: number; taskId: number; name: string; completed: boolean }[];
+  items: {
+    id: number;
+    taskId: number;
+    name: string;
+    completed: boolean;
+    assignee: number | null;
+  }[];
   attachments: { id: number; taskId: number | null; name: string; size: number; bytes: string }[];
-  timers: TimerView[];
+  timers: (TimerView & { notes: string | null; billing: string })[];
 }
 
 /** Everything of the given orgs, straight from the server's database (and files). */
@@ -288,39 +447,81 @@ export const serverState = (ms: ModelServer, orgIds: readonly number[]): ServerS
   const { db, filesDir, clock } = ms.server.deps;
   const orgs = JSON.stringify(orgIds);
   const inOrgs = 'IN (SELECT value FROM json_each(?))';
+  const ownersOf = new Map<number, number[]>();
+  for (const o of db
+    .prepare(
+      `SELECT o.task_id, o.user_id FROM task_owners o JOIN tasks t USING (task_id) WHERE t.org_id ${inOrgs}`,
+    )
+    .all(orgs) as { task_id: number; user_id: number }[])
+    ownersOf.set(o.task_id, [...(ownersOf.get(o.task_id) ?? []), o.user_id]);
+  const tagsOf = new Map<number, string[]>();
+  for (const g of db
+    .prepare(
+      `SELECT g.task_id, g.name FROM task_tags g JOIN tasks t USING (task_id) WHERE t.org_id ${inOrgs}`,
+    )
+    .all(orgs) as { task_id: number; name: string }[])
+    tagsOf.set(g.task_id, [...(tagsOf.get(g.task_id) ?? []), g.name]);
+  const valuesOf = new Map<number, Record<string, Canonical>>();
+  for (const v of db
+    .prepare(
+      `SELECT v.task_id, v.field_id, v.value FROM custom_field_values v JOIN tasks t USING (task_id) WHERE t.org_id ${inOrgs}`,
+    )
+    .all(orgs) as { task_id: number; field_id: number; value: string }[])
+    valuesOf.set(v.task_id, { ...valuesOf.get(v.task_id), [cfKey(v.field_id)]: v.value });
   const tasks = (
     db
       .prepare(
-        `SELECT task_id, org_id, title, priority, status, deleted FROM tasks WHERE org_id ${inOrgs} ORDER BY task_id`,
+        `SELECT task_id, org_id, title, description, status, priority, completion, start_date, due_date, deleted
+         FROM tasks WHERE org_id ${inOrgs} ORDER BY task_id`,
       )
       .all(orgs) as {
       task_id: number;
       org_id: number;
       title: string;
-      priority: string;
+      description: string;
       status: string;
+      priority: string;
+      completion: number;
+      start_date: number | null;
+      due_date: number | null;
       deleted: number;
     }[]
   ).map((t) => ({
     id: t.task_id,
     orgId: t.org_id,
-    title: t.title,
-    priority: t.priority,
-    status: t.status,
     deleted: t.deleted === 1,
+    fields: {
+      title: t.title,
+      description: t.description,
+      status: t.status,
+      priority: t.priority,
+      completion: t.completion,
+      startDate: t.start_date,
+      dueDate: t.due_date,
+      owners: ownersKey(ownersOf.get(t.task_id) ?? []),
+      tags: tagsKey(tagsOf.get(t.task_id) ?? []),
+      ...valuesOf.get(t.task_id),
+    },
   }));
   const items = (
     db
       .prepare(
-        `SELECT c.checklist_id, c.task_id, c.name, c.completed FROM checklist_items c
+        `SELECT c.checklist_id, c.task_id, c.name, c.completed, c.assignee_id FROM checklist_items c
          JOIN tasks t ON t.task_id = c.task_id WHERE t.org_id ${inOrgs} ORDER BY c.checklist_id`,
       )
-      .all(orgs) as { checklist_id: number; task_id: number; name: string; completed: number }[]
+      .all(orgs) as {
+      checklist_id: number;
+      task_id: number;
+      name: string;
+      completed: number;
+      assignee_id: number | null;
+    }[]
   ).map((c) => ({
     id: c.checklist_id,
     taskId: c.task_id,
     name: c.name,
     completed: c.completed === 1,
+    assignee: c.assignee_id,
   }));
   const attachments = (
     db
@@ -350,7 +551,11 @@ export const serverState = (ms: ModelServer, orgIds: readonly number[]): ServerS
         `SELECT ${timerColumns} FROM timers WHERE org_id ${inOrgs} AND user_id = ? ORDER BY track_id`,
       )
       .all(orgs, ms.demoUserId) as TimerRow[]
-  ).map((r) => timerView(timerDto(r, now)));
+  ).map((r) => ({
+    ...timerView(timerDto(r, now)),
+    notes: r.notes,
+    billing: r.billing_status,
+  }));
   return { tasks, items, attachments, timers };
 };
 

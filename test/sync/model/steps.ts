@@ -5,11 +5,29 @@
  */
 import type { EditCommand } from '../../../shared/edits/commands';
 import { type CaseRun, spawnChild } from './case-run';
-import type { Entity } from './model';
-import type { Action } from './scenario';
-import { addFault, healFaults, setLatency, writeItemName, writeTaskField } from './server-side';
+import type { Entity, Field, TaskField, Value } from './model';
+import type { Action, FieldEdit } from './scenario';
+import {
+  addFault,
+  addHold,
+  cfKey,
+  dropHoldRule,
+  healFaults,
+  heldAnswers,
+  ownersKey,
+  requestsInFlight,
+  seededFields,
+  setLatency,
+  type TaskWrite,
+  tagsKey,
+  writeItemName,
+  writeTaskField,
+} from './server-side';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** How long an aimed kill waits for a request in flight. */
+const AIM_MS = 100;
 
 /**
  * Real time kept between a user edit and a second-writer write of the same task (or of items
@@ -33,36 +51,173 @@ const mark = (run: CaseRun, key: string, side: 'user' | 'writer', at: number) =>
 const pickOf = <T>(xs: readonly T[], n: number): T | undefined =>
   xs.length === 0 ? undefined : xs[n % xs.length];
 
-/** A user edit of an existing task or item, recorded as a set of one field. */
+/** A user edit of one field of an existing task or item, recorded as a set of it. */
 const userSet = async (
   run: CaseRun,
   e: Entity,
-  field: 'title' | 'priority' | 'status' | 'name' | 'completed',
-  value: string | boolean,
+  field: Field,
+  value: Value,
+  command: EditCommand,
 ) => {
   await margin(run, e.key, 'user');
-  const command: EditCommand =
-    e.kind === 'task'
-      ? {
-          kind: 'task.update',
-          taskId: e.id,
-          patch:
-            field === 'title'
-              ? { taskTitle: String(value) }
-              : field === 'priority'
-                ? { priority: String(value) }
-                : { status: String(value) },
-        }
-      : {
-          kind: 'checklist.update',
-          checklistId: e.id,
-          patch: field === 'name' ? { name: String(value) } : { completed: value === true },
-        };
   const r = await run.edit(command, `set ${e.key}.${field} = ${JSON.stringify(value)}`);
   if (!r) return;
   mark(run, e.key, 'user', r.at);
   run.model.apply({ type: 'set', key: e.key, field, value, at: r.at });
 };
+
+const taskSet = (run: CaseRun, e: Entity, field: TaskField, value: Value, patch: TaskPatch) =>
+  userSet(run, e, field, value, { kind: 'task.update', taskId: e.id, patch });
+
+type TaskPatch = Extract<EditCommand, { kind: 'task.update' }>['patch'];
+
+/** `options` turned by `n`, so that which differing value comes first varies. */
+const turned = <T>(options: readonly T[], n: number): T[] => {
+  const k = n % options.length;
+  return [...options.slice(k), ...options.slice(0, k)];
+};
+
+const DAY_MS = 86_400_000;
+/** The user's dates (whole seconds, as the API's ISO strings carry them); the writer's are 2031. */
+const USER_DAY0 = Date.UTC(2030, 0, 1, 9);
+const WRITER_DAY0 = Date.UTC(2031, 0, 1, 9);
+
+/** Plays a user's edit of one field: the value chosen by `n`, differing from the user's own. */
+const fieldEdit = async (run: CaseRun, act: { a: FieldEdit; i: number; n: number }) => {
+  const { model, prefix } = run;
+  const org = run.current;
+  const tasks = model.live('task', org);
+  const demo = run.ms.demoUserId;
+  const other = run.ms.otherUserId;
+  switch (act.a) {
+    case 'task.description': {
+      const e = pickOf(tasks, act.i);
+      if (!e) return;
+      const text = `${prefix}d${++run.n}`;
+      const value = act.n % 4 === 0 && model.userValue(e.key, 'description') !== '' ? '' : text;
+      return taskSet(run, e, 'description', value, { description: value });
+    }
+    case 'task.start':
+    case 'task.due': {
+      const e = pickOf(tasks, act.i);
+      if (!e) return;
+      const field = act.a === 'task.start' ? 'startDate' : 'dueDate';
+      const day = USER_DAY0 + (++run.n % 900) * DAY_MS;
+      const value = act.n % 3 === 0 && model.userValue(e.key, field) !== null ? null : day;
+      const iso = value === null ? null : new Date(value).toISOString();
+      return taskSet(
+        run,
+        e,
+        field,
+        value,
+        field === 'startDate' ? { startDate: iso } : { dueDate: iso },
+      );
+    }
+    case 'task.completion': {
+      const e = pickOf(tasks, act.i);
+      const value = e && model.nextOf(e.key, 'completion', turned([0, 25, 50, 100], act.n));
+      if (e && value !== undefined)
+        await taskSet(run, e, 'completion', value, { completion: value });
+      return;
+    }
+    case 'task.owners': {
+      const e = pickOf(tasks, act.i);
+      const sets = [[], [demo], [other], [demo, other]];
+      const value = e && model.nextOf(e.key, 'owners', turned(sets.map(ownersKey), act.n));
+      if (!e || value === undefined) return;
+      const owners = value === '' ? [] : value.split(',').map(Number);
+      return taskSet(run, e, 'owners', value, { owners });
+    }
+    case 'task.tags': {
+      const e = pickOf(tasks, act.i);
+      const sets = [[], ['red'], ['blue'], ['red', 'blue']];
+      const value = e && model.nextOf(e.key, 'tags', turned(sets.map(tagsKey), act.n));
+      if (!e || value === undefined) return;
+      return taskSet(run, e, 'tags', value, { tags: value === '' ? [] : value.split('|') });
+    }
+    case 'task.cf': {
+      // One field per edit: the contract keeps the others (task.update, customFieldValues).
+      const fields = run.orgs[org]?.fields ?? [];
+      const e = pickOf(
+        tasks.filter((t) => fields.some((f) => model.hasField(t.key, cfKey(f.fieldId)))),
+        act.i,
+      );
+      const f = pickOf(fields, act.n);
+      if (!e || !f) return;
+      const field = cfKey(f.fieldId);
+      const n = ++run.n;
+      const set = f.type === 'TEXT' ? `${prefix}v${n}` : n;
+      const raw = act.n % 3 === 0 && model.userValue(e.key, field) !== null ? null : set;
+      const value = raw === null ? null : JSON.stringify(raw);
+      return taskSet(run, e, field, value, {
+        customFieldValues: [{ taskCustomFieldId: f.fieldId, value: raw }],
+      });
+    }
+    case 'item.assign': {
+      const e = pickOf(model.live('checklist', org), act.i);
+      const value = e && model.nextOf(e.key, 'assignee', turned([null, demo, other], act.n));
+      if (!e || value === undefined || typeof value === 'string' || typeof value === 'boolean')
+        return;
+      return userSet(run, e, 'assignee', value, {
+        kind: 'checklist.update',
+        checklistId: e.id,
+        patch: { assigneeId: value },
+      });
+    }
+    case 'file.rename': {
+      const files = [...model.uploads.values()].filter(
+        (u) => u.org === org && model.isAlive(u.key),
+      );
+      const u = pickOf(files, act.i);
+      if (!u) return;
+      await margin(run, u.task, 'user');
+      const base = `g${++run.n}`;
+      // The server keeps the extension: sent with it or without, the name ends in it.
+      const fileName = act.n % 2 === 0 ? base : `${base}.txt`;
+      const r = await run.edit(
+        { kind: 'attachment.rename', attachmentId: u.id, fileName },
+        `rename ${u.key} to ${fileName}`,
+      );
+      if (!r) return;
+      mark(run, u.task, 'user', r.at);
+      model.apply({ type: 'rename', key: u.key, value: `${base}.txt`, at: r.at });
+      return;
+    }
+    case 'timer.notes':
+    case 'timer.billing': {
+      const timers = [...model.timers.values()].filter(
+        (t) => t.org === org && model.isAlive(t.key),
+      );
+      const t = pickOf(timers, act.i);
+      if (!t) return;
+      const field = act.a === 'timer.notes' ? 'notes' : 'billing';
+      const current = last(t.fields[field].sets)?.value ?? t.fields[field].initial;
+      const value: string | null =
+        field === 'notes'
+          ? act.n % 3 === 0 && current !== null
+            ? null
+            : `note${++run.n}`
+          : current === 'BILLABLE'
+            ? 'NON_BILLABLE'
+            : 'BILLABLE';
+      const patch =
+        field === 'notes'
+          ? { notes: value }
+          : {
+              billingStatus:
+                value === 'BILLABLE' ? ('BILLABLE' as const) : ('NON_BILLABLE' as const),
+            };
+      const r = await run.edit(
+        { kind: 'timer.update', trackId: t.id, patch },
+        `set timer ${t.key}.${field} = ${JSON.stringify(value)}`,
+      );
+      if (r) model.apply({ type: 'timer-set', key: t.key, field, value, at: r.at });
+      return;
+    }
+  }
+};
+
+const last = <T>(xs: readonly T[]): T | undefined => xs[xs.length - 1];
 
 /** Plays one action, logging what it did into the model and the case's log. */
 export const step = async (run: CaseRun, act: Action): Promise<void> => {
@@ -74,36 +229,80 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
     case 'task.create': {
       const n = ++run.n;
       const title = `${prefix}u${n}`;
+      const o = run.orgs[org];
+      const projectId = act.proj ? o?.projectId : undefined;
       const r = await run.edit(
-        { kind: 'task.create', fields: { taskTitle: title } },
-        `create t${n} "${title}"`,
+        {
+          kind: 'task.create',
+          ...(projectId === undefined ? {} : { projectId }),
+          fields: { taskTitle: title },
+        },
+        `create t${n} "${title}"${projectId === undefined ? '' : ' in the project'}`,
       );
+      // A project task has the project's and the space's custom fields, without values.
+      const fields = {
+        ...seededFields(title, []),
+        ...(projectId === undefined
+          ? {}
+          : Object.fromEntries((o?.fields ?? []).map((f) => [cfKey(f.fieldId), null]))),
+      };
       if (r)
-        model.apply({ type: 'create-task', key: `t${n}`, org, id: r.result.id, at: r.at, title });
+        model.apply({ type: 'create-task', key: `t${n}`, org, id: r.result.id, at: r.at, fields });
       return;
     }
     case 'task.title': {
       const e = pickOf(tasks(), act.i);
-      if (e) await userSet(run, e, 'title', `${prefix}u${++run.n}`);
+      const value = `${prefix}u${++run.n}`;
+      if (e) await taskSet(run, e, 'title', value, { taskTitle: value });
       return;
     }
     case 'task.priority':
     case 'task.status': {
       const e = pickOf(tasks(), act.i);
-      const field = act.a === 'task.priority' ? 'priority' : 'status';
-      if (e) await userSet(run, e, field, model.nextUserValue(e.key, field));
+      if (!e) return;
+      const value = String(
+        model.nextUserValue(e.key, act.a === 'task.priority' ? 'priority' : 'status'),
+      );
+      await (act.a === 'task.priority'
+        ? taskSet(run, e, 'priority', value, { priority: value })
+        : taskSet(run, e, 'status', value, { status: value }));
       return;
     }
     case 'item.toggle': {
       const e = pickOf(items(), act.i);
-      if (e) await userSet(run, e, 'completed', model.nextUserValue(e.key, 'completed'));
+      const value = e !== undefined && model.nextUserValue(e.key, 'completed') === true;
+      if (e)
+        await userSet(run, e, 'completed', value, {
+          kind: 'checklist.update',
+          checklistId: e.id,
+          patch: { completed: value },
+        });
       return;
     }
     case 'item.rename': {
       const e = pickOf(items(), act.i);
-      if (e) await userSet(run, e, 'name', `c${++run.n}`);
+      const value = `c${++run.n}`;
+      if (e)
+        await userSet(run, e, 'name', value, {
+          kind: 'checklist.update',
+          checklistId: e.id,
+          patch: { name: value },
+        });
       return;
     }
+    case 'task.description':
+    case 'task.start':
+    case 'task.due':
+    case 'task.completion':
+    case 'task.owners':
+    case 'task.tags':
+    case 'task.cf':
+    case 'item.assign':
+    case 'file.rename':
+    case 'timer.notes':
+    case 'timer.billing':
+      await fieldEdit(run, act);
+      return;
     case 'task.delete':
     case 'item.delete': {
       const e = pickOf(act.a === 'task.delete' ? tasks() : items(), act.i);
@@ -196,9 +395,15 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
       if (r) model.apply({ type: 'timer-move', key: t.key, move, at: r.at });
       return;
     }
-    case 'sync':
-      await run.child().request({ cmd: 'sync' });
+    case 'sync': {
+      const from = Date.now();
+      const s = await run.child().request({ cmd: 'sync' });
+      const at = Date.now();
+      // What the app has seen, and what has surely reached the server: rule 1's bounds.
+      if (s.freshPull) model.apply({ type: 'pulled', from, at });
+      if (s.pending === 0 && s.failed.length === 0) model.apply({ type: 'quiet', at });
       return;
+    }
     case 'fault':
       addFault(run.ms, act.kind, act.method, act.count);
       return;
@@ -214,8 +419,21 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
       const child = run.child();
       const syncing = child.request({ cmd: 'sync' }).catch(() => null);
       await sleep(act.afterMs);
+      // The server answers within one turn of this process's loop, so a kill at a random
+      // moment seldom finds a request on its way. Aimed, the next request's answer is held
+      // after its commit (server/faults.ts `hold`) and the kill waits for it, a little while
+      // at most: a kill between the server's commit and the child's record of it.
+      if (act.aim) {
+        addHold(run.ms);
+        const until = Date.now() + AIM_MS;
+        while (heldAnswers(run.ms) === 0 && Date.now() < until) await sleep(1);
+      }
+      // As the server sees it: a request begun and not answered when the child dies.
+      if (requestsInFlight(run.ms) > 0) run.ctx.stats.killsInFlight++;
       await child.kill();
       await syncing;
+      // A hold the dead child never met must not hold the next child's request.
+      if (act.aim) dropHoldRule(run.ms);
       run.ctx.stats.kills++;
       run.ctx.child = await spawnChild(run.ctx);
       await run.open(org);
@@ -255,7 +473,12 @@ const secondWriter = async (run: CaseRun, act: Extract<Action, { a: 'write' }>) 
   const mapped = new Map(ids.mappings.map((m) => [`${m.kind}:${m.local}`, m.server]));
   const sid = (e: Entity) => (e.id > 0 ? e.id : mapped.get(`${e.kind}:${e.id}`));
   const kind = act.field === 'item.name' ? 'checklist' : 'task';
-  const candidates = model.live(kind, org).filter((e) => sid(e) !== undefined);
+  const fields = run.orgs[org]?.fields ?? [];
+  // A custom field is written on a task that has it (a project task).
+  const cfOf = (e: Entity) => fields.filter((f) => model.hasField(e.key, cfKey(f.fieldId)));
+  const candidates = model
+    .live(kind, org)
+    .filter((e) => sid(e) !== undefined && (act.field !== 'cf' || cfOf(e).length > 0));
   const e = pickOf(candidates, act.i);
   const id = e ? sid(e) : undefined;
   if (!e || id === undefined) {
@@ -266,32 +489,54 @@ const secondWriter = async (run: CaseRun, act: Extract<Action, { a: 'write' }>) 
   const queued = new Set(ids.queued);
   const unsent = queued.has(`${kind}:${e.id}`) || queued.has(`${kind}:${id}`);
   const n = ++run.n;
+  // Always a change, and never a value the user uses (the user's are u/d/v names, 2030 dates,
+  // completions of 0/25/50/100, tags red and blue, positive numbers).
+  const pick = (cur: Record<string, Value>): TaskWrite => {
+    switch (act.field) {
+      case 'priority': {
+        const value =
+          cur.priority === 'Medium' || cur.priority === 'Urgent'
+            ? cur.priority === 'Medium'
+              ? 'Urgent'
+              : 'Medium'
+            : act.alt
+              ? 'Urgent'
+              : 'Medium';
+        return { field: 'priority', value };
+      }
+      case 'status':
+        if (cur.status !== 'In Review') return { field: 'status', value: 'In Review' };
+        break;
+      case 'description':
+        return { field: 'description', value: `${prefix}od${n}` };
+      case 'dueDate':
+        return { field: 'dueDate', value: WRITER_DAY0 + (n % 900) * DAY_MS };
+      case 'completion':
+        return { field: 'completion', value: cur.completion === 10 ? 90 : 10 };
+      case 'tags':
+        return { field: 'tags', value: [`w${n}`] };
+      case 'cf': {
+        const f = pickOf(cfOf(e), act.alt ? 1 : 0);
+        if (f)
+          return {
+            field: cfKey(f.fieldId),
+            value: f.type === 'TEXT' ? `${prefix}o${n}` : -n,
+          };
+        break;
+      }
+    }
+    return { field: 'title', value: `${prefix}o${n}` };
+  };
   const out =
     kind === 'checklist'
       ? writeItemName(ms, orgId, id, () => ({ field: 'name', value: `oc${n}` }))
-      : writeTaskField(ms, orgId, id, (cur) => {
-          // Always a change, and never a value the user uses.
-          if (act.field === 'priority') {
-            const value =
-              cur.priority === 'Medium' || cur.priority === 'Urgent'
-                ? cur.priority === 'Medium'
-                  ? 'Urgent'
-                  : 'Medium'
-                : act.alt
-                  ? 'Urgent'
-                  : 'Medium';
-            return { field: 'priority', value };
-          }
-          if (act.field === 'status' && cur.status !== 'In Review')
-            return { field: 'status', value: 'In Review' };
-          return { field: 'title', value: `${prefix}o${n}` };
-        });
+      : writeTaskField(ms, orgId, id, pick);
   if (!out) {
     run.log.push(`  write ${e.key}: not on the server`);
     return;
   }
   mark(run, e.key, 'writer', out.at);
-  model.apply({ type: 'write', key: e.key, ...out, unsent });
+  model.apply({ type: 'write', key: e.key, ...out, field: out.field as Field, unsent });
   run.log.push(
     `  write ${e.key}.${out.field} ${JSON.stringify(out.before)} -> ${JSON.stringify(out.value)} at ${out.at}${unsent ? ' (user edit unsent)' : ''}`,
   );
