@@ -38,8 +38,8 @@ export const openSqlite = (file: string): Sqlite => {
   const db = new Database(file, processSqliteOptions());
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode: commits survive a crash or kill of the app (the crash test proves
-  // it); only a power loss or OS crash may lose the last ones before a checkpoint. FULL
-  // would sync on every edit, against the ~5 ms an edit may take to show.
+  // it); a power loss or OS crash may lose the last ones before a checkpoint. That is fine
+  // for what the server can send again; a user's edit commits through `durably` instead.
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = OFF');
   db.pragma('busy_timeout = 5000');
@@ -50,4 +50,21 @@ export const openSqlite = (file: string): Sqlite => {
   db.pragma('temp_store = MEMORY');
   migrate(db);
   return db;
+};
+
+/**
+ * Runs `fn` in a transaction that is on disk when it returns: the WAL is synced at its commit
+ * (synchronous FULL for this one commit), so it survives a power cut or an OS crash, not only
+ * a killed process. For what only the user has (an edit and its outbox row); the server's
+ * data, which a pull can fetch again, commits at NORMAL. Inside a transaction already, `fn`
+ * joins it (the outer commit decides).
+ */
+export const durably = <T>(db: Sqlite, fn: () => T): T => {
+  if (db.inTransaction) return fn();
+  db.pragma('synchronous = FULL');
+  try {
+    return db.transaction(fn)();
+  } finally {
+    db.pragma('synchronous = NORMAL');
+  }
 };

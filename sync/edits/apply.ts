@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { type EditResult, editCommand } from '../../shared/edits/commands';
-import type { Sqlite } from '../db/open';
+import { durably, type Sqlite } from '../db/open';
 import { applyOf, type EditContext } from './kinds';
 import { EditError, noteLocalUser } from './state';
 
@@ -27,5 +27,5 @@ export const applyEdit = (db: Sqlite, command: unknown, ctx: EditContext): EditR
     noteLocalUser(db, ctx.userId);
     return applyOf(c.kind)(db, c as never, ctx);
   };
-  return db.inTransaction ? run() : db.transaction(run)();
+  return durably(db, run);
 };
