@@ -7,7 +7,7 @@ import { Replica } from '../db/replica';
 import { applyEdit } from '../edits/apply';
 import { type EditFixture, editFixture } from '../edits/test-support';
 import { refreshCounts } from '../edits/write-tasks';
-import { markInflight, settle } from '../outbox';
+import { markInflight, retryLater, settle } from '../outbox';
 import { editRecorded, HISTORY_LIMIT, type HistoryIo, redo, undo } from '.';
 
 let f: EditFixture;
@@ -52,6 +52,13 @@ describe('history: updates', () => {
     const before = f.rows();
     expect(undo(io)?.label).toContain('nothing was undone');
     expect(f.rows()).toEqual(before);
+  });
+
+  it('an edit that changes nothing is no step (a field committed again on blur)', () => {
+    edit({ kind: 'task.update', taskId: 2, patch: { taskTitle: 'Once' } });
+    edit({ kind: 'task.update', taskId: 2, patch: { taskTitle: 'Once' } });
+    undo(io);
+    expect(title(2)).toBe('Review the SPEC');
   });
 
   it('a new edit clears the redo stack', () => {
@@ -110,6 +117,26 @@ describe('history: deletes', () => {
     expect(taskDetail(f.db, 1, NOW)).toEqual(before);
     expect(readChecklist(f.db, 5)).toHaveLength(2);
     expect(f.rows()).toEqual([]);
+  });
+
+  const failedOnce = (mutationId: number | null, message: string) => {
+    markInflight(f.db, mutationId ?? 0, NOW);
+    retryLater(f.db, mutationId ?? 0, { kind: 'network', failure: 'retry', message }, NOW, NOW);
+  };
+
+  it('a delete tried once while the server could not be reached is dropped, not sent', () => {
+    const [del] = edit({ kind: 'task.delete', taskId: 2 });
+    failedOnce(del?.mutationId ?? null, 'network error: connect ECONNREFUSED 127.0.0.1:9');
+    undo(io);
+    expect(f.rows()).toEqual([]);
+    expect(title(2)).toBe('Review the SPEC');
+  });
+
+  it('a delete whose attempt may have reached the server is undone by a recreate', () => {
+    const [del] = edit({ kind: 'task.delete', taskId: 2 });
+    failedOnce(del?.mutationId ?? null, 'network error: other side closed');
+    undo(io);
+    expect(f.rows().map((r) => r.kind)).toEqual(['task.delete', 'task.create']);
   });
 
   it('edits queued before the delete come back with it', () => {

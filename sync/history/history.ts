@@ -50,7 +50,8 @@ export const editRecorded = (io: HistoryIo, commands: readonly unknown[]): EditR
       entries.push(finish(r));
       results.push(r);
     }
-    const first = entries[0];
+    // An edit that changed nothing (a field committed again on blur) is no step to undo.
+    const first = entries.some((e) => !unchanged(e)) ? entries[0] : undefined;
     if (first)
       pushStep(
         io.db,
@@ -67,6 +68,9 @@ export const editRecorded = (io: HistoryIo, commands: readonly unknown[]): EditR
       );
     return results;
   });
+
+const unchanged = (e: Entry): boolean =>
+  e.t === 'update' && JSON.stringify(e.before) === JSON.stringify(e.after);
 
 const withNotes = (label: string, notes: string[]): string =>
   notes.length === 0 ? label : `${label} (${[...new Set(notes)].join('; ')})`;

@@ -256,6 +256,22 @@ const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
   }
 };
 
+/** Failures of a connection that was never made: the request cannot have been sent. */
+const neverConnected = /\b(ECONNREFUSED|ENOTFOUND|ENETUNREACH|EHOSTUNREACH|EAI_AGAIN)\b/;
+
+/**
+ * Whether the row cannot have reached the server. Beyond the queue's own rule: one attempt
+ * whose connection was never made (the server down, no network) sent nothing either. Only
+ * one: the row keeps the last attempt's error, and an earlier one may have timed out.
+ */
+const unsent = (row: NonNullable<ReturnType<typeof getMutation>>): boolean =>
+  row.state !== 'inflight' &&
+  (!mayHaveReachedServer(row) ||
+    (row.state === 'pending' &&
+      row.attempts === 1 &&
+      row.lastError?.kind === 'network' &&
+      neverConnected.test(row.lastError.message)));
+
 /**
  * A delete: while its row cannot have reached the server, the row goes and the replica rolls
  * back (nothing is sent); once it may have, the entity is made again.
@@ -263,7 +279,7 @@ const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
 const undoDelete = (io: UndoIo, e: DeleteEntry) => {
   const db = io.db;
   const row = e.mutationId === null ? undefined : getMutation(db, e.mutationId);
-  if (row && row.state !== 'inflight' && !mayHaveReachedServer(row)) {
+  if (row && unsent(row)) {
     const dropped = discardRow(db, row.mutationId);
     io.files.push(...dropped.files);
     rollBack(db, dropped.mutations, io.now);
