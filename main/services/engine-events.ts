@@ -27,5 +27,11 @@ export const forwardEngineEvent = (hub: EventHub<BridgeEvents>, event: EngineEve
     case 'notifications-arrived':
       hub.emit('notifications.arrived', { notificationIds: event.notificationIds });
       return;
+    case 'sync-changes':
+      hub.emit('sync.changesGrew', {
+        unseen: event.unseen,
+        latestChangeId: event.latestChangeId,
+      });
+      return;
   }
 };

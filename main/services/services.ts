@@ -75,6 +75,9 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     'sync.resolveConflict': (i) => door().resolveConflict(i),
     'sync.dismissNotice': (i) => door().dismissNotice(i.noticeId),
     'sync.cancelBootstrap': () => door().cancelBootstrap(),
+    'sync.changes': () => door().changes(),
+    'sync.changesSeen': () => door().seeChanges(),
+    'sync.resolveChange': (i) => door().resolveChange(i),
 
     'edits.apply': (command) => door().edit(command),
     'edits.applyAll': (i) => door().editAll(i),

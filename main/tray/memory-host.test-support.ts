@@ -225,6 +225,7 @@ export const memoryHost = (now: () => number, titles: Record<number, string>) =>
         lastError: null,
         bootstrap: null,
         notices: [],
+        changesUnseen: 0,
       };
       hub.emit('sync.status', syncStatus);
     },

@@ -107,6 +107,7 @@ describe('the tray menu: sync state beside the timer', () => {
       lastError: null,
       bootstrap: null,
       notices: [],
+      changesUnseen: 0,
     };
     expect(traySyncFrom(status)).toEqual({
       online: false,

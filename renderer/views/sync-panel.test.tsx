@@ -21,6 +21,7 @@ const base: SyncStatus = syncStatus.parse({
   lastError: null,
   bootstrap: null,
   notices: [],
+  changesUnseen: 0,
 });
 
 const recorder = () => {

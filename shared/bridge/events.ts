@@ -34,6 +34,11 @@ export const bridgeEvents = {
   'settings.changed': settings,
   /** Notifications new to the replica in a pull (native notifications, badge). */
   'notifications.arrived': z.object({ notificationIds: z.array(z.number().int()) }),
+  /** "Changes from sync" grew: a sync changed the user's own work (see `sync.changes`). */
+  'sync.changesGrew': z.object({
+    unseen: z.number().int().min(0),
+    latestChangeId: z.number().int().min(1),
+  }),
   /** Open a task (deep link, notification click). */
   'app.navigate': z.object({ taskId: entityId }),
   /** Open one of the window's views (the tray's "edits failed — open Sync", Settings…). */

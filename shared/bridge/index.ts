@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { activityMethods } from './activity';
 import { appMethods } from './app';
+import { changeMethods } from './changes';
 import type { Contract } from './define';
 import { editMethods } from './edits';
 import { bridgeEvents } from './events';
@@ -19,6 +20,7 @@ import { taskMethods } from './tasks';
 export const bridgeContract = {
   ...sessionMethods,
   ...syncMethods,
+  ...changeMethods,
   ...editMethods,
   ...historyMethods,
   ...taskMethods,
@@ -55,6 +57,7 @@ export interface BridgeClient {
 
 export * from './activity';
 export * from './app';
+export * from './changes';
 export * from './common';
 export * from './define';
 export * from './edits';

@@ -57,6 +57,8 @@ export const syncStatus = z.object({
   lastError: z.string().nullable(),
   bootstrap: pullProgress.nullable(),
   notices: z.array(syncNotice),
+  /** "Changes from sync" not seen yet (the Sync entry's badge). */
+  changesUnseen: z.number().int().min(0),
 });
 export type SyncStatus = z.infer<typeof syncStatus>;
 

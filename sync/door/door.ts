@@ -17,6 +17,7 @@ import {
   unreadCountView,
 } from './activity-views';
 import { openAttachment } from './attachment-open';
+import { changesView } from './change-views';
 import type { Answer, Input, ViewContext } from './context';
 import {
   boardView,
@@ -79,6 +80,9 @@ export interface EngineDoor {
   discard(mutationId: number): SyncStatus;
   resolveConflict(input: Input<'sync.resolveConflict'>): SyncStatus;
   dismissNotice(noticeId: number): SyncStatus;
+  changes(): Answer<'sync.changes'>;
+  seeChanges(): Answer<'sync.changesSeen'>;
+  resolveChange(input: Input<'sync.resolveChange'>): Answer<'sync.resolveChange'>;
   /** Stops the first fill; paused first, so the restart after the stop begins no other pull. */
   cancelBootstrap(): Promise<SyncStatus>;
   /** Stops the engine and closes the replica (the file stays). */
@@ -163,6 +167,15 @@ export const openDoor = (engine: SyncEngine, options: DoorOptions): EngineDoor =
     dismissNotice: (noticeId) => {
       engine.dismissNotice(noticeId);
       return status();
+    },
+    changes: () => changesView(ctx()),
+    seeChanges: () => {
+      engine.seeChanges();
+      return changesView(ctx());
+    },
+    resolveChange: (input) => {
+      engine.resolveChange(input.changeId, input.choice);
+      return changesView(ctx());
     },
     cancelBootstrap: async () => {
       engine.pause();

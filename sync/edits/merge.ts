@@ -73,10 +73,18 @@ export interface MergeInput {
   clock: MergeClock | null;
 }
 
+/** A field the user changed that another writer changed later: theirs was kept. */
+export interface Overruled {
+  field: string;
+  mine: Json;
+  theirs: Json;
+}
+
 export interface MergeResult {
   body: JsonObject;
   /** The user's fields that still hold the user's value (a foreign later change took the rest). */
   edited: Edited;
+  overruled: Overruled[];
 }
 
 /** Field by field, a keyed list's items each as a field (see `changedFields`). */
@@ -90,6 +98,7 @@ export const mergeFields = (m: MergeInput): MergeResult => {
   const marks = spreadMarks(m.edited, body ?? {});
   const out: JsonObject = { ...server };
   const edited: Edited = {};
+  const overruled: Overruled[] = [];
   for (const [k, mine] of Object.entries(body ?? {})) {
     const at = marks[k];
     if (at === undefined) {
@@ -103,11 +112,13 @@ export const mergeFields = (m: MergeInput): MergeResult => {
       same(theirs, mine) ||
       (base !== null && same(theirs, base[k])) ||
       sent.some((s) => s !== null && Object.hasOwn(s, k) && same(theirs, s[k]));
-    if (!ours && serverLater(m.serverModified, at, m.clock)) out[k] = theirs as Json;
-    else {
+    if (!ours && serverLater(m.serverModified, at, m.clock)) {
+      out[k] = theirs as Json;
+      overruled.push({ field: k, mine, theirs: theirs as Json });
+    } else {
       out[k] = mine;
       edited[k] = at;
     }
   }
-  return { body: gatherItems(out), edited };
+  return { body: gatherItems(out), edited, overruled };
 };

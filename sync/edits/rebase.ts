@@ -11,6 +11,7 @@
  * so what is sent is the merge. An update of something the server deleted becomes a conflict
  * for the user to resolve, never a silent loss.
  */
+import { recordChange } from '../changes/store';
 import type { Sqlite } from '../db/open';
 import type { Replica } from '../db/replica';
 import {
@@ -210,6 +211,18 @@ const rebaseRows = (
           clock,
         });
         if (!same(merged.body, body)) report.merged.push(r.mutationId);
+        for (const o of merged.overruled)
+          recordChange(
+            db,
+            {
+              kind: 'overwritten',
+              entity: r.entity,
+              ...o,
+              at: server.modifiedTime,
+              message: 'Changed by someone else after your edit: their value was kept.',
+            },
+            now,
+          );
         if (mayHaveReachedServer(r)) trail.sent.push(body);
         trail.edited = merged.edited;
         body = merged.body;

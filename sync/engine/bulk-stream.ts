@@ -1,6 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { BulkTask, Project } from '../../shared/api';
 import { type ApiClient, CursorPaging } from '../api';
+import { noteDeletedWork } from '../changes/deleted';
 import { nextBatchSize } from '../db/batch-size';
 import { applyProjectItems } from '../db/queries/projects-write';
 import { readStreamState, type StreamState, writeStreamState } from '../db/queries/sync-state';
@@ -55,7 +56,7 @@ type BulkQueryArgs = { modifiedSince?: number; cursor?: string; size: number };
 
 /** Pages decoded on this thread and written straight into the tables (projects, task deltas). */
 const requestDirect =
-  (client: ApiClient, stream: BulkStream): PageRequest =>
+  (client: ApiClient, stream: BulkStream, now: () => number): PageRequest =>
   (query, signal) => {
     const page = (
       (stream === 'tasks'
@@ -70,10 +71,17 @@ const requestDirect =
           stream === 'tasks'
             ? (p.items as BulkTask[]).map((t) => `task:${t.taskId}`)
             : (p.items as Project[]).map((t) => `project:${t.projectId}`),
-        write: (db) =>
-          stream === 'tasks'
-            ? applyTaskItems(db, p.items as BulkTask[])
-            : applyProjectItems(db, p.items as Project[]),
+        write: (db) => {
+          if (stream !== 'tasks') return applyProjectItems(db, p.items as Project[]);
+          const tasks = p.items as BulkTask[];
+          // Before the tombstones take them: the user's own tasks deleted elsewhere.
+          noteDeletedWork(
+            db,
+            tasks.filter((t) => t.deleted).map((t) => t.taskId),
+            now(),
+          );
+          return applyTaskItems(db, tasks);
+        },
       }),
     );
     return { cursor: page.then((p) => p.nextCursor), page };
@@ -184,7 +192,7 @@ export const pullBulkStream = async (
   // A first fill's pages are decoded on a worker thread (the caller's): this one only writes.
   const request = staged
     ? requestStaged(client, options.decoder ?? openPageDecoder(null))
-    : requestDirect(client, stream);
+    : requestDirect(client, stream, now);
   // A prefetch abandoned by a cancel or a failed write must not become an unhandled rejection
   // (awaiting a page still throws its error).
   const send = (cursor: string | null): PendingPage => {

@@ -6,6 +6,7 @@
  */
 import type { EditCommand, EditResult } from '../../shared/edits/commands';
 import type { ApiClient } from '../api';
+import type { StoredChange } from '../changes/store';
 import type { Replica } from '../db/replica';
 import type { StepOutcome } from '../history';
 import type { BackoffOptions } from '../outbox/backoff';
@@ -40,6 +41,8 @@ export interface EngineStatus {
   bootstrap: PullProgress | null;
   /** What the user must know about edits already sent (a possible twin), oldest first. */
   notices: SyncNotice[];
+  /** "Changes from sync" the user has not seen yet. */
+  changesUnseen: number;
 }
 
 export type EngineEvent =
@@ -54,7 +57,9 @@ export type EngineEvent =
   | { type: 'upload-progress'; mutationId: number; completedBytes: number; totalSize: number }
   | { type: 'pull-progress'; progress: PullProgress }
   /** Notifications new to this replica in a pull (for native notifications). */
-  | { type: 'notifications-arrived'; notificationIds: number[] };
+  | { type: 'notifications-arrived'; notificationIds: number[] }
+  /** "Changes from sync" grew (sync/changes): the window shows its badge. */
+  | { type: 'sync-changes'; unseen: number; latestChangeId: number };
 
 export interface SyncEngine {
   readonly replica: Replica;
@@ -95,6 +100,15 @@ export interface SyncEngine {
   resolveConflict(mutationId: number, choice: 'recreate' | 'discard'): void;
   /** The user has read a notice. */
   dismissNotice(noticeId: number): void;
+
+  /** What syncs changed of the user's own work (sync/changes), newest first. */
+  changesFromSync(): StoredChange[];
+  /** The user has looked at them. */
+  seeChanges(): void;
+  /** Keep theirs, or restore mine (a new edit, a retry, a recreate). Throws if it cannot. */
+  resolveChange(changeId: number, choice: 'keepTheirs' | 'restoreMine'): void;
+  /** Whether "restore mine" can be done for the change now. */
+  canRestoreChange(change: StoredChange): boolean;
 }
 
 /** What `openEngine(options)` (sync/engine/engine.ts) takes. */

@@ -8,6 +8,7 @@ import type { ClockEstimate } from '../api';
 import { isApiClientError } from '../api/errors';
 import { canRestore, resolveChange } from '../changes/resolve';
 import {
+  lastChangeId,
   listChanges,
   markChangesSeen,
   type StoredChange,
@@ -26,6 +27,7 @@ import {
   recreate,
   rollBack,
 } from '../edits';
+import { noteLocalUser } from '../edits/state';
 import { editRecorded, type HistoryIo, redo, type StepOutcome, undo } from '../history';
 import {
   discard as discardRow,
@@ -83,8 +85,13 @@ class Engine implements SyncEngine {
   private pushTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly statusEmitter = new StatusEmitter(
     () => (this.replica.db.open ? this.status() : null),
-    (status) => this.emit({ type: 'status', status }),
+    (status) => {
+      this.emit({ type: 'status', status });
+      this.tellNewChanges(status.changesUnseen);
+    },
   );
+  /** The newest "change from sync" the window was told of. */
+  private toldChangeId = -1;
   private notifications: NotificationWatch;
 
   /** The replica's own folder: its staged uploads and attachment content, no other org's. */
@@ -137,6 +144,8 @@ class Engine implements SyncEngine {
       onEvent: (e) => this.onPush(e),
     });
     this.notifications = new NotificationWatch(db);
+    // Whose work this replica holds, before any edit: a pull's deletions of it are told.
+    noteLocalUser(db, options.userId);
     const kept = readClockEstimate(db);
     if (kept) client.serverClock.seed(kept, this.now());
   }
@@ -316,6 +325,14 @@ class Engine implements SyncEngine {
       choice,
     );
     this.statusEmitter.changed();
+  }
+
+  /** The list grew since the window was last told: it is told (a badge, a toast). */
+  private tellNewChanges(unseen: number): void {
+    const last = lastChangeId(this.replica.db);
+    if (this.toldChangeId >= 0 && last > this.toldChangeId)
+      this.emit({ type: 'sync-changes', unseen, latestChangeId: last });
+    this.toldChangeId = last;
   }
 
   canRestoreChange(change: StoredChange): boolean {

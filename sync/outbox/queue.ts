@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { endpoints, pathParamNames } from '../../shared/api/endpoints';
+import { recordChange } from '../changes/store';
 import { first, qb, run, stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { type CoalesceRule, coalesce, entityOf } from './coalesce';
@@ -296,13 +297,29 @@ export const retryLater = (
     now,
   );
 
+/** A refused or conflicting edit goes into the "Changes from sync" list too. */
+const noteChange = (
+  db: Sqlite,
+  mutationId: number,
+  kind: 'failed' | 'conflict',
+  error: OutboxError,
+  now: number,
+): void => {
+  const row = getMutation(db, mutationId);
+  if (!row) return;
+  // The server's words with what it said of each field ("invalid task: status: unknown …").
+  const fields = (error.fieldErrors ?? []).map((f) => `${f.field}: ${f.message}`);
+  const message = [error.message, ...fields].join('; ');
+  recordChange(db, { kind, entity: row.entity, mine: row.body ?? null, mutationId, message }, now);
+};
+
 /** The server refused the edit: kept, visible with its message, until retried or discarded. */
 export const failPermanently = (
   db: Sqlite,
   mutationId: number,
   error: OutboxError,
   now: number,
-): void =>
+): void => {
   transition(
     db,
     mutationId,
@@ -311,6 +328,8 @@ export const failPermanently = (
     JSON.stringify(error),
     now,
   );
+  noteChange(db, mutationId, 'failed', error, now);
+};
 
 /** The edit's entity is gone on the server: the user decides (recreate or discard). */
 export const markConflict = (
@@ -318,7 +337,7 @@ export const markConflict = (
   mutationId: number,
   error: OutboxError,
   now: number,
-): void =>
+): void => {
   transition(
     db,
     mutationId,
@@ -327,6 +346,8 @@ export const markConflict = (
     JSON.stringify(error),
     now,
   );
+  noteChange(db, mutationId, 'conflict', error, now);
+};
 
 /**
  * The user retries a failed or conflicting row, optionally with a corrected body: pending

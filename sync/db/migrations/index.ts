@@ -10,6 +10,7 @@ import * as m0008 from './0008-tasks-stage';
 import * as m0009 from './0009-outbox-refs';
 import * as m0010 from './0010-outbox-intents';
 import * as m0011 from './0011-history';
+import * as m0012 from './0012-sync-changes';
 
 /**
  * Numbered, append-only: never edit a migration that has shipped; add the next one. The
@@ -28,6 +29,7 @@ export const migrations: readonly { name: string; up: string }[] = [
   { name: '0009-outbox-refs', up: m0009.up },
   { name: '0010-outbox-intents', up: m0010.up },
   { name: '0011-history', up: m0011.up },
+  { name: '0012-sync-changes', up: m0012.up },
 ];
 
 /** The tables that hold server data: a re-bootstrap empties exactly these (and the FTS index). */
