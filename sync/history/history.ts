@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { type EditCommand, type EditResult, editCommand } from '../../shared/edits/commands';
-import type { Sqlite } from '../db/open';
+import { durably, type Sqlite } from '../db/open';
 import { EditError } from '../edits/state';
 import type { EntityKind } from '../outbox';
 import { capture } from './capture';
@@ -24,7 +24,8 @@ export interface HistoryIo {
   apply(c: EditCommand): EditResult;
 }
 
-const inTx = <T>(db: Sqlite, fn: () => T): T => (db.inTransaction ? fn() : db.transaction(fn)());
+/** An edit, an undo or a redo is what only the user has: its commit is synced to disk. */
+const inTx = <T>(db: Sqlite, fn: () => T): T => durably(db, fn);
 
 const parse = (command: unknown): EditCommand => {
   const parsed = editCommand.safeParse(command);

@@ -37,11 +37,9 @@ export const pushStep = (
   )
     .pluck()
     .get(step.label, step.kind, JSON.stringify(step.entries), now) as number;
-  stmt(
-    db,
-    `DELETE FROM history_steps WHERE undone = 0 AND step_id <= (
-       SELECT step_id FROM history_steps WHERE undone = 0 ORDER BY step_id DESC LIMIT 1 OFFSET ?)`,
-  ).run(HISTORY_LIMIT);
+  // By id, not by count: a range of the primary key. Ids of steps undone and then dropped
+  // leave gaps, so at most HISTORY_LIMIT steps stay (fewer after such a branch).
+  stmt(db, 'DELETE FROM history_steps WHERE step_id <= ?').run(id - HISTORY_LIMIT);
   return id;
 };
 
