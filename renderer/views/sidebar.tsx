@@ -14,6 +14,7 @@ import {
 } from '../ui/icons';
 import { Menu } from '../ui/menu';
 import { toast } from '../ui/toast';
+import { useSyncChangesToast } from './sync-changes';
 import '../styles/nav-space.css';
 
 const same = (a: Route, b: Route) =>
@@ -27,6 +28,7 @@ function NavItem({
   label,
   count,
   unread,
+  countWords = ' unread',
   extra,
 }: {
   route: Route;
@@ -34,6 +36,8 @@ function NavItem({
   label: string;
   count?: number;
   unread?: boolean;
+  /** What the count counts, for screen readers (the badge alone is a bare number). */
+  countWords?: string;
   extra?: React.ReactNode;
 }) {
   const current = useApp((s) => s.route);
@@ -47,9 +51,9 @@ function NavItem({
       {icon}
       <span className="grow ellipsis">{label}</span>
       {count ? (
-        <span className={`nav-count${unread ? ' is-unread' : ''}`}>
+        <span className={`nav-count${unread ? ' is-unread' : ''}`} data-testid="nav-count">
           {count}
-          {unread ? <span className="sr-only"> unread</span> : null}
+          {unread ? <span className="sr-only">{countWords}</span> : null}
         </span>
       ) : null}
       {extra}
@@ -96,6 +100,8 @@ function useDeferredReady() {
 
 export function Sidebar() {
   const session = useApp((s) => s.session);
+  const changesUnseen = useApp((s) => s.sync?.changesUnseen ?? 0);
+  useSyncChangesToast();
   // The list the user opened comes first; the navigation right after it.
   const ready = useDeferredReady();
   const unread = useQuery('notifications.unreadCount', {}, ready);
@@ -203,7 +209,15 @@ export function Sidebar() {
       </ul>
       <div className="sidebar-foot">
         <NavItem route={{ view: 'settings' }} icon={<IconSettings />} label="Settings" />
-        <NavItem route={{ view: 'sync' }} icon={<IconSync />} label="Sync" extra={<SyncBadge />} />
+        <NavItem
+          route={{ view: 'sync' }}
+          icon={<IconSync />}
+          label="Sync"
+          count={changesUnseen}
+          unread
+          countWords={` new ${changesUnseen === 1 ? 'change' : 'changes'} from sync`}
+          extra={<SyncBadge />}
+        />
       </div>
     </nav>
   );

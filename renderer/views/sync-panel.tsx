@@ -7,6 +7,7 @@ import { editKindWords } from '../lib/edit-words';
 import { Button } from '../ui/button';
 import { toast } from '../ui/toast';
 import { DiagnosticsSection, diagnosticsActions } from './diagnostics-section';
+import { SyncChanges } from './sync-changes';
 
 export interface SyncActions {
   retry: (mutationId: number) => void;
@@ -93,10 +94,13 @@ export function SyncPanelView({
   status,
   actions,
   now = Date.now(),
+  changes = null,
 }: {
   status: SyncStatus | null;
   actions: SyncActions;
   now?: number;
+  /** The "Changes from sync" section, after what needs the user's attention. */
+  changes?: React.ReactNode;
 }) {
   if (!status) {
     return (
@@ -211,6 +215,7 @@ export function SyncPanelView({
           </ul>
         ) : null}
       </section>
+      {changes}
     </div>
   );
 }
@@ -251,7 +256,7 @@ export function SyncPanel() {
         <h1>Sync</h1>
       </div>
       <div className="content padded">
-        <SyncPanelView status={status} actions={syncActions} />
+        <SyncPanelView status={status} actions={syncActions} changes={<SyncChanges />} />
         <DiagnosticsSection actions={diagnosticsActions} />
       </div>
     </div>
