@@ -13,10 +13,12 @@
 
 import type { ApiClient } from '../api';
 import { isApiClientError } from '../api/errors';
+import { recordChange } from '../changes/store';
 import type { Replica } from '../db/replica';
 import { type BackoffOptions, classifyFailure, nextAttemptDelay, outboxError } from './backoff';
 import { mayHaveReachedServer } from './coalesce';
 import { removeStagedFiles } from './files';
+import { serverIdOf } from './local-ids';
 import { addNotice, possibleTwin } from './notices';
 import {
   allMutations,
@@ -35,6 +37,7 @@ import {
   goneIsDone,
   kindSpec,
   type OutboxError,
+  parseEntityKey,
   type QueuedMutation,
 } from './types';
 
@@ -229,6 +232,8 @@ export class Pusher {
     switch (o.type) {
       case 'answer': {
         const written = this.applySent(o.row, o.answer, o.path, o.counts);
+        if (o.adopted && written.type === 'sent')
+          noteAdopted(this.options.replica.db, o.row, this.now());
         if (o.twin)
           addNotice(this.options.replica.db, o.row.entity, possibleTwin(o.row), this.now());
         return written;
@@ -299,9 +304,11 @@ export class Pusher {
     // Adopted only while the row is still ours to settle (nothing took it meanwhile).
     if (!lost || !('found' in lost)) return false;
     if (getMutation(this.options.replica.db, row.mutationId)?.state !== row.state) return false;
-    const written = this.options.replica.transaction(() =>
-      this.succeed(row, lost.found, lost.path, false),
-    );
+    const written = this.options.replica.transaction(() => {
+      const w = this.succeed(row, lost.found, lost.path, false);
+      if (w.type === 'sent') noteAdopted(this.options.replica.db, row, this.now());
+      return w;
+    });
     this.afterCommit(written, { sent: 0, failed: 0, waiting: 0 });
     return true;
   }
@@ -326,7 +333,7 @@ export class Pusher {
           // Nothing went this attempt: the row keeps what the lost attempt may have done.
           return { type: 'error', row, error, lookup: true };
         }
-        if (lost && 'found' in lost) return answered(row, lost.found, lost.path);
+        if (lost && 'found' in lost) return answered(row, lost.found, lost.path, true);
         twin = lost !== null;
       }
       const outcome = await sendMutation(
@@ -349,7 +356,7 @@ export class Pusher {
       return { ...answered(row, outcome.answer, outcome.path), twin };
     } catch (error) {
       const done = await lookUpRefused(this.lookupContext(), row, error);
-      if (done && 'found' in done) return answered(row, done.found, done.path);
+      if (done && 'found' in done) return answered(row, done.found, done.path, true);
       return done
         ? { type: 'error', row, error: done.lookupFailed, lookup: true }
         : { type: 'error', row, error };
@@ -465,6 +472,8 @@ type Outcome =
       counts: boolean;
       /** Sent again to a service that may have made the first one too: the user is told. */
       twin: boolean;
+      /** The server had made it already (a lost answer found): the user is told. */
+      adopted: boolean;
     }
   | { type: 'blocked'; row: QueuedMutation }
   /** `lookup`: the error is a look's for a lost answer, not the request's. */
@@ -482,6 +491,7 @@ const answered = (
   row: QueuedMutation,
   answer: unknown,
   path: Record<string, number>,
+  adopted = false,
 ): Extract<Outcome, { type: 'answer' }> => ({
   type: 'answer',
   row,
@@ -489,7 +499,23 @@ const answered = (
   path,
   counts: true,
   twin: false,
+  adopted,
 });
+
+/** A lost write found on the server and taken as this one: into "Changes from sync". */
+const noteAdopted = (db: Replica['db'], row: QueuedMutation, now: number): void => {
+  const { kind, id } = parseEntityKey(row.entity);
+  const what = kindSpec(row.kind).effect === 'create' ? 'Made' : 'Sent';
+  recordChange(
+    db,
+    {
+      kind: 'adopted',
+      entity: `${kind}:${serverIdOf(db, kind, id) ?? id}`,
+      message: `${what} while the connection dropped: found on the server and kept once.`,
+    },
+    now,
+  );
+};
 
 /**
  * Local attachment rows an upload made, one per file (the edit layer keeps their ids in the

@@ -47,6 +47,14 @@ describe('a lost create is adopted, never someone else’s entity', () => {
     expect(ids).toHaveLength(2);
     expect(serverIdOf(e, 'task', mine.id)).not.toBe(theirs);
     expect(e.status().notices).toEqual([]);
+    // The user is told, in "Changes from sync", that the lost create was found and kept once.
+    expect(e.changesFromSync()).toEqual([
+      expect.objectContaining({
+        kind: 'adopted',
+        entity: `task:${serverIdOf(e, 'task', mine.id)}`,
+        name: 'Same',
+      }),
+    ]);
   });
 
   it('matches the whole body: a same-titled task with another description is not its own', async () => {
