@@ -19,7 +19,7 @@ export interface ChangeActions {
 type People = ReadonlyMap<number, UserRef>;
 
 const kindWords: Record<SyncChangeKind, { label: string; tone: string }> = {
-  overwritten: { label: 'Theirs kept', tone: 'pill-warn' },
+  overwritten: { label: 'Overwritten', tone: 'pill-warn' },
   failed: { label: 'Refused', tone: 'pill-danger' },
   conflict: { label: 'Conflict', tone: 'pill-warn' },
   deleted: { label: 'Deleted', tone: 'pill-danger' },
