@@ -1,7 +1,9 @@
 /**
- * Undo and redo against the reference server, as a property: any sequence of edits, undos and
+ * Undo and redo against the reference server, as properties: any sequence of edits, undos and
  * redos, with pushes in between, ends with the server holding what the replica shows, for
- * every task and field the sequence touched. The seed is printed; HISTORY_SEED replays it.
+ * every task and field the sequence touched; and with every step of it undone at the end, the
+ * server holds the tasks as they started. The seed is printed; HISTORY_SEED replays it,
+ * HISTORY_RUNS sets the cases per property.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,7 +138,17 @@ const settle = async () => {
 
 let caseNo = 0;
 
-const runCase = async (actions: Action[]) => {
+const sameMultiset = (m: Map<number, Shown>) =>
+  [...m.values()].map((t) => JSON.stringify(t)).sort();
+
+const topStep = () =>
+  (
+    engine.replica.db
+      .prepare('SELECT max(step_id) AS id FROM history_steps WHERE undone = 0')
+      .get() as { id: number | null }
+  ).id ?? 0;
+
+const runCase = async (actions: Action[], undoAll = false) => {
   const prefix = `hp${++caseNo}-`;
   const live = () => [...replicaTasks(prefix).keys()].sort((a, b) => a - b);
   const pickTask = (n: number) => {
@@ -147,6 +159,8 @@ const runCase = async (actions: Action[]) => {
   for (const n of [0, 1])
     engine.edit({ kind: 'task.create', fields: { taskTitle: `${prefix}start ${n}` } });
   await settle();
+  const start = sameMultiset(replicaTasks(prefix));
+  const firstStep = topStep();
   for (const a of actions) {
     let cmd: EditCommand | undefined;
     switch (a.t) {
@@ -177,7 +191,8 @@ const runCase = async (actions: Action[]) => {
         break;
       }
       case 'undo':
-        engine.undo();
+        // Undoing all of the case at its end: none of its undos goes past its start.
+        if (!undoAll || topStep() > firstStep) engine.undo();
         break;
       case 'redo':
         engine.redo();
@@ -188,21 +203,32 @@ const runCase = async (actions: Action[]) => {
     }
     if (cmd) engine.edit(cmd);
   }
+  if (undoAll) {
+    // Every step of the case undone, newest first: the case's tasks are as they started
+    // (ids aside: a task deleted once sent comes back under a new one).
+    for (let i = 0; i < 100 && topStep() > firstStep; i++) engine.undo();
+  }
   await settle();
   // A pull after the last push: what the server has is what the replica shows.
   await engine.syncNow();
   const shown = replicaTasks(prefix);
   expect(Object.fromEntries(serverTasks(prefix))).toEqual(Object.fromEntries(shown));
+  if (undoAll) expect(sameMultiset(shown)).toEqual(start);
 };
 
-describe('history against the reference server', () => {
-  it('edits, undos, redos and pushes: the server ends as the replica shows', async () => {
+const property = (name: string, undoAll: boolean) =>
+  it(name, async () => {
     const seed = Number(process.env.HISTORY_SEED ?? Date.now() % 2 ** 31);
-    console.log(`history property seed: ${seed} (HISTORY_SEED=${seed} replays it)`);
-    await fc.assert(fc.asyncProperty(fc.array(action, { minLength: 4, maxLength: 16 }), runCase), {
-      seed,
-      numRuns: Number(process.env.HISTORY_RUNS ?? 20),
-      endOnFailure: true,
-    });
+    console.log(`${name}: seed ${seed} (HISTORY_SEED=${seed} replays it)`);
+    await fc.assert(
+      fc.asyncProperty(fc.array(action, { minLength: 4, maxLength: 16 }), (a) =>
+        runCase(a, undoAll),
+      ),
+      { seed, numRuns: Number(process.env.HISTORY_RUNS ?? 20), endOnFailure: true },
+    );
   }, 300_000);
+
+describe('history against the reference server', () => {
+  property('edits, undos, redos and pushes: the server ends as the replica shows', false);
+  property('then every step undone: the server ends with the tasks as they started', true);
 });
