@@ -179,6 +179,38 @@ describe('SyncChangesSection', () => {
     );
     expect(screen.getByTestId('changes-count').textContent).toBe('1 to review');
   });
+
+  it('a create found on the server is only noted: Got it, nothing to keep or restore', async () => {
+    const { calls, actions } = recorder();
+    render(
+      <SyncChangesSection
+        changes={[
+          change({
+            changeId: 6,
+            kind: 'adopted',
+            field: null,
+            fieldLabel: null,
+            mine: null,
+            theirs: null,
+            by: null,
+            // No writer's time: when it was noted.
+            at: null,
+            canRestore: false,
+            message: 'The connection dropped while this was sent; it was made once.',
+          }),
+        ]}
+        actions={actions}
+        now={now}
+      />,
+    );
+    const [row] = rows();
+    expect(row?.textContent).toContain('made once');
+    expect(row?.textContent).toContain('1m ago');
+    expect(within(row as HTMLElement).queryByRole('button', { name: 'Keep theirs' })).toBeNull();
+    expect(within(row as HTMLElement).queryByRole('button', { name: 'Restore mine' })).toBeNull();
+    await userEvent.click(within(row as HTMLElement).getByRole('button', { name: 'Got it' }));
+    expect(calls).toEqual(['keep 6']);
+  });
 });
 
 /** A host behind the preload seam, holding one change, recording what the window asks. */

@@ -115,6 +115,11 @@ export function ChangeItem({
       <div className="row change-actions">
         {c.settled ? (
           <span className="pill">Settled</span>
+        ) : c.kind === 'adopted' ? (
+          // The server's copy is the user's own: there is no "theirs" to keep, only to note.
+          <Button size="sm" onClick={() => actions.keepTheirs(c.changeId)}>
+            Got it
+          </Button>
         ) : (
           <>
             <Button size="sm" onClick={() => actions.keepTheirs(c.changeId)}>
@@ -136,7 +141,7 @@ export function ChangeItem({
             Open
           </Button>
         ) : null}
-        {!c.settled && !c.canRestore ? (
+        {!c.settled && !c.canRestore && c.kind !== 'adopted' ? (
           <span id={reasonId} className="muted change-reason">
             {cannotRestore(c)}
           </span>
