@@ -288,6 +288,8 @@ describe('the list in the Sync view, over the bridge', () => {
     await settle();
     expect(host.calls).toContain('sync.resolveChange {"changeId":9,"choice":"keepTheirs"}');
     expect(within(rows()[0] as HTMLElement).getByText('Settled')).toBeTruthy();
+    // The pressed button is gone: focus is on its row, not lost to the page.
+    expect(document.activeElement).toBe(rows()[0]);
   });
 
   it('says when a sync changed the user’s edits elsewhere; Review opens the Sync view', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo } from 'react';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import type { UserRef } from '../../shared/api/common';
 import type { SyncChange, SyncChangeKind } from '../../shared/bridge';
 import { useApp } from '../data/app-store';
@@ -73,6 +73,19 @@ export function ChangeItem({
   now?: number;
 }) {
   const reasonId = useId();
+  const item = useRef<HTMLLIElement>(null);
+  const acted = useRef(false);
+  // The button the user pressed goes when the row settles: focus stays on the row, not the page.
+  useEffect(() => {
+    if (c.settled && acted.current) {
+      acted.current = false;
+      item.current?.focus();
+    }
+  }, [c.settled]);
+  const act = (run: (changeId: number) => void) => () => {
+    acted.current = true;
+    run(c.changeId);
+  };
   const kind = kindWords[c.kind];
   const name = c.name ?? unnamed[c.entityKind] ?? 'An item';
   // A deleted task's id names nothing any more (restoring makes a new one).
@@ -82,6 +95,8 @@ export function ChangeItem({
   const ctx = { field: c.field, users };
   return (
     <li
+      ref={item}
+      tabIndex={-1}
       className={`change-item${c.settled ? ' is-settled' : ''}`}
       data-change-id={c.changeId}
       data-kind={c.kind}
@@ -117,12 +132,12 @@ export function ChangeItem({
           <span className="pill">Settled</span>
         ) : c.kind === 'adopted' ? (
           // The server's copy is the user's own: there is no "theirs" to keep, only to note.
-          <Button size="sm" onClick={() => actions.keepTheirs(c.changeId)}>
+          <Button size="sm" onClick={act(actions.keepTheirs)}>
             Got it
           </Button>
         ) : (
           <>
-            <Button size="sm" onClick={() => actions.keepTheirs(c.changeId)}>
+            <Button size="sm" onClick={act(actions.keepTheirs)}>
               Keep theirs
             </Button>
             <Button
@@ -130,7 +145,7 @@ export function ChangeItem({
               variant="primary"
               disabled={!c.canRestore}
               aria-describedby={c.canRestore ? undefined : reasonId}
-              onClick={() => actions.restoreMine(c.changeId)}
+              onClick={act(actions.restoreMine)}
             >
               Restore mine
             </Button>
