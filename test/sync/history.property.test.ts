@@ -41,6 +41,7 @@ type Action =
   | { t: 'update'; pick: number; field: 'taskTitle' | 'priority' | 'description'; value: number }
   | { t: 'delete'; pick: number }
   | { t: 'item'; pick: number }
+  | { t: 'tick'; pick: number }
   | { t: 'undo' }
   | { t: 'redo' }
   | { t: 'push' };
@@ -58,6 +59,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   },
   { arbitrary: fc.record({ t: fc.constant('delete' as const), pick: fc.nat() }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant('item' as const), pick: fc.nat() }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('tick' as const), pick: fc.nat() }), weight: 1 },
   { arbitrary: fc.constant({ t: 'undo' as const }), weight: 4 },
   { arbitrary: fc.constant({ t: 'redo' as const }), weight: 2 },
   { arbitrary: fc.constant({ t: 'push' as const }), weight: 2 },
@@ -69,6 +71,7 @@ interface Shown {
   title: string;
   priority: string | null;
   description: string | null;
+  /** Checklist items: `name` or `name ✓`. */
   items: string[];
 }
 
@@ -92,9 +95,11 @@ const replicaTasks = (prefix: string): Map<number, Shown> => {
         description: r.description ?? '',
         items: (
           db
-            .prepare('SELECT name FROM checklist_items WHERE task_id = ? ORDER BY name')
-            .all(r.task_id) as { name: string }[]
-        ).map((i) => i.name),
+            .prepare(
+              'SELECT name, completed FROM checklist_items WHERE task_id = ? ORDER BY name, completed',
+            )
+            .all(r.task_id) as { name: string; completed: number }[]
+        ).map((i) => (i.completed ? `${i.name} ✓` : i.name)),
       },
     ]),
   );
@@ -122,9 +127,11 @@ const serverTasks = (prefix: string): Map<number, Shown> => {
         description: r.description,
         items: (
           db
-            .prepare('SELECT name FROM checklist_items WHERE task_id = ? ORDER BY name')
-            .all(r.task_id) as { name: string }[]
-        ).map((i) => i.name),
+            .prepare(
+              'SELECT name, completed FROM checklist_items WHERE task_id = ? ORDER BY name, completed',
+            )
+            .all(r.task_id) as { name: string; completed: number }[]
+        ).map((i) => (i.completed ? `${i.name} ✓` : i.name)),
       },
     ]),
   );
@@ -188,6 +195,22 @@ const runCase = async (actions: Action[], undoAll = false) => {
         const taskId = pickTask(a.pick);
         if (taskId !== undefined)
           cmd = { kind: 'checklist.create', taskId, name: `i${a.pick % 3}` };
+        break;
+      }
+      case 'tick': {
+        const items = engine.replica.db
+          .prepare(
+            `SELECT c.checklist_id AS id, c.completed FROM checklist_items c
+             JOIN tasks t ON t.task_id = c.task_id WHERE t.title LIKE ? ORDER BY c.checklist_id`,
+          )
+          .all(`${prefix}%`) as { id: number; completed: number }[];
+        const item = items[a.pick % Math.max(1, items.length)];
+        if (item)
+          cmd = {
+            kind: 'checklist.update',
+            checklistId: item.id,
+            patch: { completed: item.completed === 0 },
+          };
         break;
       }
       case 'undo':
