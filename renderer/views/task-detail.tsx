@@ -8,7 +8,7 @@ import { applyEdit } from '../data/edits';
 import { useQuery } from '../data/query';
 import { ago, formatMoment } from '../lib/dates';
 import { userName } from '../lib/format';
-import { completeToggle, isDone, statusClass } from '../lib/vocab';
+import { isDone, statusClass } from '../lib/vocab';
 import { useShortcut } from '../shortcuts/keys';
 import { Button, IconButton } from '../ui/button';
 import { ConfirmDialog } from '../ui/dialog';
@@ -22,6 +22,7 @@ import { FailedEditRow } from './sync-panel';
 import { DescriptionField, TaskProperties, TitleField } from './task-fields';
 import { MissingTask } from './task-missing';
 import { followPath, pathParts } from './task-path';
+import { toggleDone } from './task-row';
 import { TimerControls } from './timer-controls';
 
 const edit = (cmd: EditCommand) => void applyEdit(cmd);
@@ -102,7 +103,7 @@ export function TaskDetail({ taskId }: { taskId: number }) {
         <Button
           size="sm"
           variant={isDone(task.status) ? 'secondary' : 'primary'}
-          onClick={() => edit(completeToggle(task))}
+          onClick={() => void toggleDone(task)}
         >
           {isDone(task.status) ? 'Reopen' : 'Complete'}
         </Button>
@@ -196,7 +197,7 @@ const Subtasks = memo(function Subtasks({
               className="check"
               checked={isDone(s.status)}
               aria-label={isDone(s.status) ? `Reopen ${s.taskTitle}` : `Complete ${s.taskTitle}`}
-              onChange={() => edit(completeToggle(s))}
+              onChange={() => void toggleDone(s)}
             />
             <button
               type="button"

@@ -14,7 +14,8 @@ import { SyncMark } from '../ui/sync-mark';
 import { fieldColumnId } from './table-columns';
 import { pathOf, pathParts, pathText } from './task-path';
 
-export const toggleDone = (t: TaskRow) =>
+/** Complete or reopen, with Undo on its toast (a row's box, the x key, the detail's button). */
+export const toggleDone = (t: { taskId: number; taskTitle: string; status?: string | null }) =>
   applyEdit(completeToggle(t), {
     undoToast: `${isDone(t.status) ? 'Reopened' : 'Completed'} “${t.taskTitle}”`,
   });
