@@ -9,7 +9,6 @@ import {
   type Applied,
   type EntityKey,
   entityKey,
-  goneIsDone,
   isLocalId,
   kindSpec,
   mapLocalId,
@@ -65,8 +64,9 @@ export const applyAnswer = (
   const applied: Applied = { touched: [], rekeyed: [] };
   const touch = (key: EntityKey) => applied.touched.push(key);
 
-  // A delete's answer, or an edit whose entity was found gone, which was all it meant.
-  if (spec.effect === 'delete' || (answer === null && goneIsDone(row.kind))) {
+  // A delete's answer, or an edit whose entity was found gone: all it meant (a timer's stop),
+  // or moot (an update of something the user deleted after it).
+  if (spec.effect === 'delete' || answer === null) {
     module.remove(db, self.id);
     touch(row.entity);
     return applied;

@@ -25,7 +25,7 @@ import {
   parseEntityKey,
   type QueuedMutation,
 } from '../outbox';
-import { select } from '../outbox/rows';
+import { deletedAfter, select } from '../outbox/rows';
 import { type EditBase, isEditBase, snapshotBase } from './commit';
 import { entityExists, entityState } from './entities';
 import {
@@ -180,6 +180,10 @@ const rebaseRows = (
       // Absent from a partial list (active timers, newest notifications) is not deleted: the
       // edit goes on top again.
       if (gone && deletionIsReliable(kind)) {
+        // Gone because the user deleted it too (a delete queued behind this row, whose effect
+        // removed the rows here): no conflict; the delete follows, and a delete of something
+        // gone is done.
+        if (deletedAfter(db, r)) continue;
         if (r.state === 'pending') {
           markConflict(
             db,

@@ -31,6 +31,7 @@ import {
   settle,
 } from './queue';
 import { lookUpLostCreate, lookUpRefused, type ReconcileContext } from './reconcile';
+import { deletedAfter } from './rows';
 import { sendMutation } from './send';
 import {
   type EntityKey,
@@ -445,8 +446,9 @@ export class Pusher {
         this.authPaused = true;
         return { type: 'auth' };
       case 'conflict':
-        if (goneIsDone(row.kind)) {
-          // Gone already (perhaps by this very request, whose answer was lost): done.
+        // Gone already (perhaps by this very request, whose answer was lost), or the user
+        // deleted it after this edit: done.
+        if (goneIsDone(row.kind) || deletedAfter(db, row)) {
           return this.applySent(row, null, row.path, false);
         }
         markConflict(db, row.mutationId, info, now);
