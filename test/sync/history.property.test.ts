@@ -42,6 +42,7 @@ type Action =
   | { t: 'delete'; pick: number }
   | { t: 'item'; pick: number }
   | { t: 'tick'; pick: number }
+  | { t: 'sub'; pick: number }
   | { t: 'undo' }
   | { t: 'redo' }
   | { t: 'push' };
@@ -60,6 +61,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { arbitrary: fc.record({ t: fc.constant('delete' as const), pick: fc.nat() }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant('item' as const), pick: fc.nat() }), weight: 1 },
   { arbitrary: fc.record({ t: fc.constant('tick' as const), pick: fc.nat() }), weight: 1 },
+  { arbitrary: fc.record({ t: fc.constant('sub' as const), pick: fc.nat() }), weight: 1 },
   { arbitrary: fc.constant({ t: 'undo' as const }), weight: 4 },
   { arbitrary: fc.constant({ t: 'redo' as const }), weight: 2 },
   { arbitrary: fc.constant({ t: 'push' as const }), weight: 2 },
@@ -71,6 +73,8 @@ interface Shown {
   title: string;
   priority: string | null;
   description: string | null;
+  /** The parent's title: a subtask made again has a new parent id. */
+  parent: string | null;
   /** Checklist items: `name` or `name ✓`. */
   items: string[];
 }
@@ -79,12 +83,16 @@ interface Shown {
 const replicaTasks = (prefix: string): Map<number, Shown> => {
   const db = engine.replica.db;
   const rows = db
-    .prepare('SELECT task_id, title, priority, description FROM tasks WHERE title LIKE ?')
+    .prepare(
+      `SELECT t.task_id, t.title, t.priority, t.description, p.title AS parent
+       FROM tasks t LEFT JOIN tasks p ON p.task_id = t.parent_task_id WHERE t.title LIKE ?`,
+    )
     .all(`${prefix}%`) as {
     task_id: number;
     title: string;
     priority: string | null;
     description: string | null;
+    parent: string | null;
   }[];
   return new Map(
     rows.map((r) => [
@@ -93,6 +101,7 @@ const replicaTasks = (prefix: string): Map<number, Shown> => {
         title: r.title,
         priority: r.priority,
         description: r.description ?? '',
+        parent: r.parent,
         items: (
           db
             .prepare(
@@ -110,13 +119,16 @@ const serverTasks = (prefix: string): Map<number, Shown> => {
   const db = server.deps.db;
   const rows = db
     .prepare(
-      'SELECT task_id, title, priority, description FROM tasks WHERE title LIKE ? AND deleted = 0',
+      `SELECT t.task_id, t.title, t.priority, t.description, p.title AS parent
+       FROM tasks t LEFT JOIN tasks p ON p.task_id = t.parent_task_id
+       WHERE t.title LIKE ? AND t.deleted = 0`,
     )
     .all(`${prefix}%`) as {
     task_id: number;
     title: string;
     priority: string;
     description: string;
+    parent: string | null;
   }[];
   return new Map(
     rows.map((r) => [
@@ -125,6 +137,7 @@ const serverTasks = (prefix: string): Map<number, Shown> => {
         title: r.title,
         priority: r.priority,
         description: r.description,
+        parent: r.parent,
         items: (
           db
             .prepare(
@@ -195,6 +208,22 @@ const runCase = async (actions: Action[], undoAll = false) => {
         const taskId = pickTask(a.pick);
         if (taskId !== undefined)
           cmd = { kind: 'checklist.create', taskId, name: `i${a.pick % 3}` };
+        break;
+      }
+      case 'sub': {
+        const tops = engine.replica.db
+          .prepare(
+            'SELECT task_id FROM tasks WHERE title LIKE ? AND parent_task_id IS NULL ORDER BY task_id',
+          )
+          .pluck()
+          .all(`${prefix}%`) as number[];
+        const parentTaskId = tops[a.pick % Math.max(1, tops.length)];
+        if (parentTaskId !== undefined)
+          cmd = {
+            kind: 'task.create',
+            parentTaskId,
+            fields: { taskTitle: `${prefix}sub ${a.pick % 2}` },
+          };
         break;
       }
       case 'tick': {
