@@ -26,18 +26,6 @@ import {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * Deleting a project task is left out unless MODEL_PROJECT_DELETES=1: an engine bug found by
- * MODEL_PROJECT_DELETES=1 MODEL_SEED=512039266 MODEL_PATH=161:0:0:13:1:5:5:14:27:4:8:2:5 (a project task's update,
- * its answer dropped, then its delete: the update ends in "deleted on the server" though the
- * task is there, and the delete never goes). On again once the engine is fixed.
- */
-const PROJECT_DELETES = process.env.MODEL_PROJECT_DELETES === '1';
-
-/** A task of the org's project (its custom fields apply). */
-const isProjectTask = (run: CaseRun, e: Entity) =>
-  (run.orgs[run.current]?.fields ?? []).some((f) => run.model.hasField(e.key, cfKey(f.fieldId)));
-
 /** How long an aimed kill waits for a request in flight. */
 const AIM_MS = 100;
 
@@ -317,10 +305,7 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
       return;
     case 'task.delete':
     case 'item.delete': {
-      const deletable =
-        act.a === 'task.delete'
-          ? tasks().filter((t) => PROJECT_DELETES || !isProjectTask(run, t))
-          : items();
+      const deletable = act.a === 'task.delete' ? tasks() : items();
       const e = pickOf(deletable, act.i);
       if (!e) return;
       await margin(run, e.key, 'user');
