@@ -211,6 +211,7 @@ class Engine implements SyncEngine {
       db: this.replica.db,
       now,
       userId: this.options.userId,
+      filesDir: this.filesDir,
       apply: (c) => applyEdit(this.replica.db, c, ctx),
     };
   }

@@ -10,7 +10,7 @@ import { entityState } from '../edits/entities';
 import { checklistState, currentId, taskState } from '../edits/state';
 import { activeTimerId } from '../edits/timers';
 import type { EntityKind, JsonObject } from '../outbox';
-import type { DeletedCopy, Entry, ItemCopy, TaskCopy } from './types';
+import type { DeletedCopy, Entry, FileCopy, ItemCopy, TaskCopy } from './types';
 
 /**
  * How each edit kind is undone. A Record over every kind: a new kind does not compile until
@@ -113,6 +113,33 @@ const itemsOf = (db: Sqlite, taskId: number): ItemCopy[] =>
       : [];
   });
 
+interface FileRow {
+  attachment_id: number;
+  file_name: string;
+  path: string | null;
+  size: number | null;
+  content_type: string | null;
+}
+
+const fileCopy = (r: FileRow): FileCopy => ({
+  id: r.attachment_id,
+  name: r.file_name,
+  cached:
+    r.path === null || r.size === null
+      ? null
+      : { path: r.path, size: r.size, contentType: r.content_type },
+});
+
+const filesWhere = (db: Sqlite, where: string, id: number): FileCopy[] =>
+  (
+    stmt(
+      db,
+      `SELECT a.attachment_id, a.file_name, f.path, f.size, f.content_type
+       FROM attachments a LEFT JOIN attachment_files f ON f.attachment_id = a.attachment_id
+       WHERE ${where} ORDER BY a.attachment_id`,
+    ).all(id) as FileRow[]
+  ).map(fileCopy);
+
 const taskCopy = (db: Sqlite, id: number): TaskCopy => ({
   id,
   fields: taskState(db, id) ?? {},
@@ -122,9 +149,7 @@ const taskCopy = (db: Sqlite, id: number): TaskCopy => ({
       task_id: number;
     }[]
   ).map((r) => taskCopy(db, r.task_id)),
-  files: (
-    stmt(db, 'SELECT count(*) AS n FROM attachments WHERE task_id = ?').get(id) as { n: number }
-  ).n,
+  files: filesWhere(db, 'a.task_id = ?', id),
 });
 
 const deletedCopy = (db: Sqlite, entity: EntityKind, id: number): DeletedCopy => {
@@ -187,8 +212,15 @@ const deletedCopy = (db: Sqlite, entity: EntityKind, id: number): DeletedCopy =>
         notes: r?.notes ?? null,
       };
     }
+    case 'attachment': {
+      const r = stmt(db, 'SELECT task_id, project_id FROM attachments WHERE attachment_id = ?').get(
+        id,
+      ) as { task_id: number | null; project_id: number | null } | undefined;
+      const file = filesWhere(db, 'a.attachment_id = ?', id)[0] ?? { id, name: '', cached: null };
+      return { entity, taskId: r?.task_id ?? null, projectId: r?.project_id ?? null, file };
+    }
     default:
-      return { entity: entity === 'attachment' ? 'attachment' : 'notification' };
+      return { entity: 'notification' };
   }
 };
 

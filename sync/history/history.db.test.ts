@@ -14,7 +14,7 @@ let f: EditFixture;
 let io: HistoryIo;
 beforeEach(() => {
   f = editFixture();
-  io = { db: f.db, now: NOW, userId: 1, apply: (c) => applyEdit(f.db, c, f.ctx) };
+  io = { db: f.db, now: NOW, userId: 1, filesDir: f.dir, apply: (c) => applyEdit(f.db, c, f.ctx) };
 });
 afterEach(() => f.close());
 
@@ -208,6 +208,7 @@ describe('history: durable', () => {
         db: again.db,
         now: NOW,
         userId: 1,
+        filesDir: f.dir,
         apply: (c) => applyEdit(again.db, c, f.ctx),
       };
       expect(undo(io2)).not.toBeNull();

@@ -20,6 +20,8 @@ export interface HistoryIo {
   now: number;
   /** Who makes the edits: the timer a start stops on the way is this user's. */
   userId: number;
+  /** The replica's files folder (cached attachment content). */
+  filesDir: string;
   /** Applies one edit to the replica and queues it (`applyEdit` with the engine's context). */
   apply(c: EditCommand): EditResult;
 }

@@ -4,7 +4,7 @@
  * the server, its outbox row dropped and the replica rolled back (nothing is sent). What an
  * undo cannot reverse is said in `notes`.
  */
-import { type EditCommand, type EditResult, editCommand } from '../../shared/edits/commands';
+import { type EditCommand, editCommand } from '../../shared/edits/commands';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { entityExists, entityState } from '../edits/entities';
@@ -18,37 +18,14 @@ import {
   mayHaveReachedServer,
 } from '../outbox';
 import { nounOf } from './label';
+import { recreate } from './recreate';
 import { resolveId } from './remap';
-import { noteMoved } from './store';
-import type {
-  CreateEntry,
-  DeletedCopy,
-  DeleteEntry,
-  Entry,
-  MoveEntry,
-  TaskCopy,
-  UpdateEntry,
-} from './types';
+import type { CreateEntry, DeleteEntry, Entry, MoveEntry, UpdateEntry } from './types';
+import { run, type UndoIo } from './undo-io';
 
-export interface UndoIo {
-  db: Sqlite;
-  now: number;
-  /** Applies an edit as any edit is applied (not recorded as a step of its own). */
-  apply(c: EditCommand): EditResult;
-  notes: string[];
-  /** Entity keys changed, for the window's re-read. */
-  touched: Set<string>;
-  /** Staged files of dropped rows, removed after the commit. */
-  files: string[];
-}
+export type { UndoIo } from './undo-io';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-
-const run = (io: UndoIo, c: EditCommand): EditResult => {
-  const r = io.apply(c);
-  for (const id of r.ids) io.touched.add(`${r.entityKind}:${id}`);
-  return r;
-};
 
 /** The update command of an entity setting `patch` (its state-shaped fields). */
 const updateCommand = (entity: EntityKind, id: number, patch: JsonObject): unknown => {
@@ -151,108 +128,6 @@ const undoCreate = (io: UndoIo, e: CreateEntry) => {
     if (state === 'RUNNING' || state === 'PAUSED') run(io, { kind: 'timer.stop', trackId: id });
     run(io, del);
     io.touched.add(entityKey(e.entity, id));
-  }
-};
-
-const makeTask = (
-  io: UndoIo,
-  t: TaskCopy,
-  place: { projectId?: number; parentTaskId?: number },
-): number => {
-  const r = run(io, {
-    kind: 'task.create',
-    ...place,
-    fields: t.fields as never,
-  } as EditCommand);
-  noteMoved(io.db, 'task', t.id, r.id);
-  for (const item of t.checklist) {
-    const made = run(io, {
-      kind: 'checklist.create',
-      taskId: r.id,
-      name: item.name,
-      assigneeId: item.assigneeId,
-    });
-    noteMoved(io.db, 'checklist', item.id, made.id);
-    if (item.completed)
-      run(io, { kind: 'checklist.update', checklistId: made.id, patch: { completed: true } });
-  }
-  for (const sub of t.subtasks) makeTask(io, sub, { parentTaskId: r.id });
-  return r.id;
-};
-
-const filesOf = (t: TaskCopy): number => t.files + t.subtasks.reduce((n, s) => n + filesOf(s), 0);
-
-/** The entity made again from its last state: it was deleted on the server (or may have been). */
-const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
-  const db = io.db;
-  switch (copy.entity) {
-    case 'task': {
-      const parent = copy.parentTaskId === null ? null : resolveId(db, 'task', copy.parentTaskId);
-      if (parent !== null && !entityExists(db, 'task', parent)) {
-        io.notes.push('its parent task is gone: it cannot be brought back');
-        return;
-      }
-      const project = copy.projectId === null ? null : resolveId(db, 'project', copy.projectId);
-      makeTask(
-        io,
-        copy.task,
-        parent !== null ? { parentTaskId: parent } : project !== null ? { projectId: project } : {},
-      );
-      const files = filesOf(copy.task);
-      if (files > 0)
-        io.notes.push(`${files} ${nounOf('attachment', files)} could not be brought back`);
-      return;
-    }
-    case 'checklist': {
-      const taskId = resolveId(db, 'task', copy.taskId);
-      if (!entityExists(db, 'task', taskId)) {
-        io.notes.push('its task is gone: it cannot be brought back');
-        return;
-      }
-      const made = run(io, {
-        kind: 'checklist.create',
-        taskId,
-        name: copy.item.name,
-        assigneeId: copy.item.assigneeId,
-      });
-      noteMoved(db, 'checklist', copy.item.id, made.id);
-      if (copy.item.completed)
-        run(io, { kind: 'checklist.update', checklistId: made.id, patch: { completed: true } });
-      return;
-    }
-    case 'space': {
-      const made = run(io, { kind: 'space.create', fields: copy.fields as never });
-      noteMoved(db, 'space', e.id, made.id);
-      return;
-    }
-    case 'project': {
-      const spaceId = resolveId(db, 'space', copy.spaceId);
-      const made = run(io, { kind: 'project.create', spaceId, fields: copy.fields as never });
-      noteMoved(db, 'project', e.id, made.id);
-      if (copy.tasks > 0)
-        io.notes.push(`its ${copy.tasks} ${nounOf('task', copy.tasks)} could not be brought back`);
-      return;
-    }
-    case 'timer': {
-      const taskId = resolveId(db, 'task', copy.taskId);
-      const made = run(io, {
-        kind: 'timer.range',
-        taskId,
-        startTime: copy.startTime,
-        endTime: copy.startTime + copy.durationSeconds * 1000,
-      });
-      noteMoved(db, 'timer', e.id, made.id);
-      const patch: JsonObject = {};
-      if (copy.notes !== null) patch.notes = copy.notes;
-      if (copy.billingStatus !== null) patch.billingStatus = copy.billingStatus;
-      if (Object.keys(patch).length > 0)
-        run(io, { kind: 'timer.update', trackId: made.id, patch: patch as never });
-      return;
-    }
-    default:
-      io.notes.push(
-        `the ${nounOf(e.entity)} was already deleted on the server: it cannot be brought back`,
-      );
   }
 };
 

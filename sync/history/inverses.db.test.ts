@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EditCommand } from '../../shared/edits/commands';
 import { NOW } from '../db/queries/read.fixture';
@@ -14,7 +16,7 @@ let f: EditFixture;
 let io: HistoryIo;
 beforeEach(() => {
   f = editFixture();
-  io = { db: f.db, now: NOW, userId: 1, apply: (c) => applyEdit(f.db, c, f.ctx) };
+  io = { db: f.db, now: NOW, userId: 1, filesDir: f.dir, apply: (c) => applyEdit(f.db, c, f.ctx) };
 });
 afterEach(() => f.close());
 
@@ -210,11 +212,29 @@ describe('deletes of every entity', () => {
     });
   });
 
-  it('a file already sent cannot come back, and says so', () => {
+  it('a file already sent and not downloaded here cannot come back, and says so', () => {
     const [del] = edit({ kind: 'attachment.delete', attachmentId: 91 });
     sent(del?.mutationId ?? null);
-    expect(undo(io)?.label).toContain('cannot be brought back');
+    expect(undo(io)?.label).toContain('1 file could not be brought back (not downloaded here)');
     expect(f.rows()).toEqual([]);
+  });
+
+  it('a file already sent whose content is cached here is uploaded again', () => {
+    mkdirSync(join(f.dir, 'content'), { recursive: true });
+    writeFileSync(join(f.dir, 'content', '91'), 'the spec');
+    f.db
+      .prepare(
+        "INSERT INTO attachment_files (attachment_id, path, size, content_type, fetched_at) VALUES (91, 'content/91', 8, 'application/pdf', ?)",
+      )
+      .run(NOW);
+    const [del] = edit({ kind: 'attachment.delete', attachmentId: 91 });
+    sent(del?.mutationId ?? null);
+    expect(undo(io)?.label).toBe('Deleted “spec”');
+    expect(kinds()).toEqual(['attachment.upload']);
+    expect(f.rows()[0]?.body).toMatchObject({ files: [{ fileName: 'spec.pdf', size: 8 }] });
+    // Redo deletes the file uploaded again (the step's id leads to it).
+    redo(io);
+    expect(kinds()).toEqual([]);
   });
 });
 

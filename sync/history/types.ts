@@ -31,14 +31,21 @@ export interface ItemCopy {
   assigneeId: number | null;
 }
 
-/** A task as a recreate makes it again: its fields, checklist and subtasks. */
+/** A file as a recreate uploads it again: only with its content cached in the replica's folder. */
+export interface FileCopy {
+  id: number;
+  name: string;
+  /** The cached content (relative to the replica's files folder), or null when not here. */
+  cached: { path: string; size: number; contentType: string | null } | null;
+}
+
+/** A task as a recreate makes it again: its fields, checklist, subtasks and files. */
 export interface TaskCopy {
   id: number;
   fields: JsonObject;
   checklist: ItemCopy[];
   subtasks: TaskCopy[];
-  /** Files cannot be made again from the replica (their content may not be here). */
-  files: number;
+  files: FileCopy[];
 }
 
 /** What a delete removed, as the user last saw it: enough to make it again once sent. */
@@ -55,7 +62,8 @@ export type DeletedCopy =
       billingStatus: string | null;
       notes: string | null;
     }
-  | { entity: 'attachment' | 'notification' };
+  | { entity: 'attachment'; taskId: number | null; projectId: number | null; file: FileCopy }
+  | { entity: 'notification' };
 
 /**
  * A delete: its outbox row (dropped again while it cannot have reached the server), the
