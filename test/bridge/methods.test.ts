@@ -280,7 +280,7 @@ describe('bridge reads over HTTP (demo data, real engine)', () => {
   });
 
   it('every method of the contract is called: reads above, the rest in the write tests', () => {
-    const writes = ['edits-sync.test.ts', 'history.test.ts']
+    const writes = ['edits-sync.test.ts', 'history.test.ts', 'changes.test.ts']
       .map((file) => readFileSync(join(import.meta.dirname, file), 'utf8'))
       .join('\n');
     const calledThere = (m: string) =>
