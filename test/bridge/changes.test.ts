@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BridgeFixture, eventually, openEvents, startBridgeFixture } from './support';
+import { type BridgeFixture, eventually, openEvents, startSignedInFixture } from './support';
 
 // "Changes from sync" through the host's web binding, the real engine and the reference
 // server: a refused edit is listed, told by an event, seen, and settled by keep theirs.
@@ -8,13 +8,7 @@ describe('sync.changes / sync.changesSeen / sync.resolveChange over HTTP', () =>
   let f: BridgeFixture;
 
   beforeAll(async () => {
-    f = await startBridgeFixture();
-    await f.call('session.signIn', {
-      serverUrl: f.server.url,
-      email: 'demo@example.com',
-      password: 'demo1234',
-    });
-    await f.call('sync.now', {});
+    f = await startSignedInFixture();
   });
   afterAll(async () => {
     await f.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BridgeFixture, startBridgeFixture } from './support';
+import { type BridgeFixture, startSignedInFixture } from './support';
 
 // Undo and redo through the host's web binding, the real engine and the reference server:
 // what Ctrl+Z does, checked on the server's own data.
@@ -18,13 +18,7 @@ describe('history.undo / history.redo / edits.applyAll over HTTP', () => {
   };
 
   beforeAll(async () => {
-    f = await startBridgeFixture();
-    await f.call('session.signIn', {
-      serverUrl: f.server.url,
-      email: 'demo@example.com',
-      password: 'demo1234',
-    });
-    await f.call('sync.now', {});
+    f = await startSignedInFixture();
   });
   afterAll(async () => {
     await f.close();

@@ -57,6 +57,18 @@ export const serviceCall = async (services: Services, method: string, input: unk
   return r.value as Record<string, unknown>;
 };
 
+/** The fixture, signed in as the demo user through the form (not the demo), first fill done. */
+export const startSignedInFixture = async (): Promise<BridgeFixture> => {
+  const f = await startBridgeFixture();
+  await f.call('session.signIn', {
+    serverUrl: f.server.url,
+    email: 'demo@example.com',
+    password: 'demo1234',
+  });
+  await f.call('sync.now', {});
+  return f;
+};
+
 /**
  * The reference server with the demo data, the host's services with the real engine, and the
  * web binding in front of them: what browser mode runs, minus the worker thread.
