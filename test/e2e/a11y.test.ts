@@ -206,8 +206,16 @@ describe.sequential('accessibility of the main views', () => {
     await inColumn(0).waitFor();
     await expect.poll(serverStatus, { timeout: 15_000 }).toBe(from);
 
-    // The pointer: press, travel past the click threshold, let go over the next column.
-    const start = await inColumn(0).boundingBox();
+    // The pointer: press, travel past the click threshold, let go over the next column. The
+    // card is pressed where it rests: the re-read after the last move's answer may still
+    // re-order its column (a slow machine), so its box is read until it holds still.
+    let start = await inColumn(0).boundingBox();
+    for (let i = 0; i < 20; i++) {
+      await page.waitForTimeout(150);
+      const again = await inColumn(0).boundingBox();
+      if (JSON.stringify(again) === JSON.stringify(start)) break;
+      start = again;
+    }
     const target = await columns.nth(1).boundingBox();
     if (!start || !target) throw new Error('the board is not laid out');
     await page.mouse.move(start.x + 20, start.y + 10);
