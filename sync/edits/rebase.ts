@@ -25,7 +25,7 @@ import {
   parseEntityKey,
   type QueuedMutation,
 } from '../outbox';
-import { deletedAfter, select } from '../outbox/rows';
+import { select } from '../outbox/rows';
 import { type EditBase, isEditBase, snapshotBase } from './commit';
 import { entityExists, entityState } from './entities';
 import {
@@ -38,6 +38,7 @@ import {
 } from './merge';
 import { reapplyRow, rowsToReapply } from './reapply';
 import { currentId } from './state';
+import { deletedAfter } from './superseded';
 import { refreshCounts } from './write-tasks';
 
 const kindOfKey = (key: string) => key.slice(0, key.lastIndexOf(':'));

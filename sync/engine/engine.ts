@@ -28,6 +28,7 @@ import {
   rollBack,
 } from '../edits';
 import { noteLocalUser } from '../edits/state';
+import { deletedAfter } from '../edits/superseded';
 import { editRecorded, type HistoryIo, redo, type StepOutcome, undo } from '../history';
 import {
   discard as discardRow,
@@ -138,6 +139,7 @@ class Engine implements SyncEngine {
       ...(options.backoff ? { backoff: options.backoff } : {}),
       applyAnswer,
       rollBack: (rows) => rollBack(db, rows, this.now()),
+      deletedAfter: (row) => deletedAfter(db, row),
       reapplyOwn: (entity) => rebaseOwnRows(db, entity, this.rebaseOptions()),
       afterSettle: (row, answer) => queueTimerCorrection(db, row, answer, this.now()),
       atSend: (row) => timerUpdateAtSend(db, row, this.now()),

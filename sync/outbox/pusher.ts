@@ -31,7 +31,6 @@ import {
   settle,
 } from './queue';
 import { lookUpLostCreate, lookUpRefused, type ReconcileContext } from './reconcile';
-import { deletedAfter } from './rows';
 import { sendMutation } from './send';
 import {
   type EntityKey,
@@ -81,6 +80,11 @@ export interface PusherOptions {
   ) => Applied;
   /** Restores the server's copy for edits that will not happen (the edit layer's rollBack). */
   rollBack: (rows: QueuedMutation[]) => void;
+  /**
+   * Whether the user deleted the row's entity, or what it lives in, after it (the edit
+   * layer's `deletedAfter`): a 404 for it is then done, not a conflict.
+   */
+  deletedAfter?: (row: QueuedMutation) => boolean;
   /**
    * After an update's answer, which rewrote the entity's own row only: its queued edits are
    * shown on top again (cheaper than the full rebase of everything depending on it).
@@ -448,7 +452,7 @@ export class Pusher {
       case 'conflict':
         // Gone already (perhaps by this very request, whose answer was lost), or the user
         // deleted it after this edit: done.
-        if (goneIsDone(row.kind) || deletedAfter(db, row)) {
+        if (goneIsDone(row.kind) || this.options.deletedAfter?.(row)) {
           return this.applySent(row, null, row.path, false);
         }
         markConflict(db, row.mutationId, info, now);

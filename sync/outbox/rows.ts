@@ -1,6 +1,5 @@
 /** Outbox rows as stored (JSON in TEXT columns) and as the rest of the outbox sees them. */
 
-import { kindSpec } from '../../shared/edits/kinds';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import type {
@@ -77,15 +76,3 @@ export const allMutations = (db: Sqlite): QueuedMutation[] => select(db, '1 = 1'
 /** The rows of one entity (by its current key), in order. */
 export const mutationsOfEntity = (db: Sqlite, entity: EntityKey): QueuedMutation[] =>
   select(db, 'entity = ?', entity);
-
-/**
- * Whether the user deleted the row's entity after it (a delete queued behind it): the entity
- * being gone, here or on the server, is then what the user wants, not a conflict.
- */
-export const deletedAfter = (db: Sqlite, row: QueuedMutation): boolean =>
-  mutationsOfEntity(db, row.entity).some(
-    (m) =>
-      m.mutationId > row.mutationId &&
-      (m.state === 'pending' || m.state === 'inflight') &&
-      kindSpec(m.kind).effect === 'delete',
-  );
