@@ -6,9 +6,10 @@
 import type { EditCommand } from '../../shared/edits/commands';
 import type { Json, JsonObject } from '../../shared/edits/kinds';
 import type { Sqlite } from '../db/open';
+import { entityExists } from '../edits/entities';
+import type { EntityKind } from '../outbox';
 import { getMutation } from '../outbox/rows';
 import type { DeletedTask } from './deleted';
-import { entityFacts } from './entities';
 import { getChange, type StoredChange, settleChange } from './store';
 
 /** What resolving a change may ask of the engine. */
@@ -54,11 +55,6 @@ const parts = (entity: string): [string, number] => {
   return [entity.slice(0, i), Number(entity.slice(i + 1))];
 };
 
-const entityHere = (db: Sqlite, entity: string): boolean => {
-  const [kind, id] = parts(entity);
-  return entityFacts(db, kind, id).name !== null || kind === 'timer';
-};
-
 const deletedTask = (mine: Json): DeletedTask | null => {
   if (mine === null || typeof mine !== 'object' || Array.isArray(mine)) return null;
   const fields = mine.fields;
@@ -71,8 +67,12 @@ export const canRestore = (db: Sqlite, c: StoredChange): boolean => {
   if (c.settled) return false;
   switch (c.kind) {
     case 'overwritten': {
-      const [kind] = parts(c.entity);
-      return c.field !== null && restoreEdit[kind] !== undefined && entityHere(db, c.entity);
+      const [kind, id] = parts(c.entity);
+      return (
+        c.field !== null &&
+        restoreEdit[kind] !== undefined &&
+        entityExists(db, kind as EntityKind, id)
+      );
     }
     case 'failed':
     case 'conflict':
@@ -87,7 +87,7 @@ export const canRestore = (db: Sqlite, c: StoredChange): boolean => {
 /** The task a deleted one is made again as: in its project while the replica holds it. */
 const recreateTask = (db: Sqlite, t: DeletedTask): EditCommand => {
   const inProject =
-    t.projectId !== null && entityFacts(db, 'project', t.projectId).name !== null
+    t.projectId !== null && entityExists(db, 'project', t.projectId)
       ? { projectId: t.projectId }
       : {};
   return { kind: 'task.create', ...inProject, fields: t.fields } as EditCommand;
