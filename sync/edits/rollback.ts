@@ -2,7 +2,9 @@
  * Undoing edits in the replica. `rollBack`, after the server refused edits for good or the
  * user discarded them: each entity's rows go back to its base (the server's copy before the
  * first of those edits; a create's local rows are removed), then the edits still queued for it
- * and for what depends on it are applied again on top.
+ * and for what depends on it are applied again on top. An entity whose edit was in conflict is
+ * gone on the server: it goes here too (its base would show it again, and the pull that
+ * deleted it is past).
  */
 import type { Sqlite } from '../db/open';
 import {
@@ -88,6 +90,12 @@ export const rollBack = (
       const created = rows.find((r) => kindSpec(r.kind).effect === 'create');
       if (created) {
         removeCreated(db, created, now);
+        continue;
+      }
+      if (rows.some((r) => r.state === 'conflict')) {
+        const gone = currentId(db, kind, id);
+        applyDeleteEffect(db, kind, gone, now);
+        if (kind === 'timer') timers.forgetTimerTruth(db, gone);
         continue;
       }
       const first = rows[0];
