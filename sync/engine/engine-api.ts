@@ -97,7 +97,7 @@ export interface SyncEngine {
   /** Gives a failed or conflicting edit up; the replica returns to the server's state. */
   discard(mutationId: number): void;
   /** An edit to something deleted on the server: make it again, or let it go. */
-  resolveConflict(mutationId: number, choice: 'recreate' | 'discard'): void;
+  resolveConflict(mutationId: number, choice: 'recreate' | 'discard'): EditResult | null;
   /** The user has read a notice. */
   dismissNotice(noticeId: number): void;
 

@@ -283,20 +283,22 @@ class Engine implements SyncEngine {
     this.statusEmitter.changed();
   }
 
-  resolveConflict(mutationId: number, choice: 'recreate' | 'discard'): void {
+  resolveConflict(mutationId: number, choice: 'recreate' | 'discard'): EditResult | null {
     if (choice === 'discard') {
       this.discard(mutationId);
-      return;
+      return null;
     }
     const row = getMutation(this.replica.db, mutationId);
-    this.replica.db.transaction(() => {
-      recreate(this.replica.db, mutationId, this.now());
+    const made = this.replica.db.transaction(() => {
+      const result = recreate(this.replica.db, mutationId, this.now());
       settleChangesOf(this.replica.db, mutationId);
+      return result;
     })();
     if (row) this.changes.add(new Set([row.entity]), 'edit');
     this.changes.flush();
     this.statusEmitter.changed();
     this.pushSoon();
+    return made;
   }
 
   dismissNotice(noticeId: number): void {

@@ -1,12 +1,16 @@
 /**
  * The end of a case: faults healed (the clock keeps its skew: the engine must cope with it),
- * the running timer stopped by the user, then each org the case opened is opened again,
- * drained and checked against the model; an org never opened is checked on the server alone.
+ * then each org the case opened is opened again, the second client syncs what it queued, the
+ * user stops the running timer, the user's engine drains, the user resolves the conflicts the
+ * second client's deletes caused (making some entities again, letting the rest go), and the
+ * org is checked against the model; an org never opened is checked on the server alone.
  * A failure throws with everything needed to understand it.
  */
 
 import { CaseFailure, type CaseRun } from './case-run';
 import { checkOrg, type OrgView, type Problem } from './check';
+import type { DrainAnswer } from './protocol';
+import { settleSecond } from './second-client';
 import { healFaults, serverState } from './server-side';
 
 export const endCase = async (run: CaseRun): Promise<void> => {
@@ -31,6 +35,7 @@ export const endCase = async (run: CaseRun): Promise<void> => {
       await run.close();
       await run.open(org);
     }
+    await settleSecond(run, org);
     const running = model.activeTimer(org);
     if (running?.state === 'RUNNING') {
       const r = await run.edit(
@@ -40,7 +45,10 @@ export const endCase = async (run: CaseRun): Promise<void> => {
       if (r) model.apply({ type: 'timer-move', key: running.key, move: 'stop', at: r.at });
     }
     const child = run.child();
-    const drain = await child.request({ cmd: 'drain', maxMs: run.ctx.drainMs });
+    const drain = await settleConflicts(
+      run,
+      await child.request({ cmd: 'drain', maxMs: run.ctx.drainMs }),
+    );
     const ids = await child.request({ cmd: 'ids' });
     const replica = await child.request({ cmd: 'dump' });
     run.log.push(`end of org ${'AB'[org]}: drained ${drain.drained} in ${drain.rounds} rounds`);
@@ -77,4 +85,53 @@ export const endCase = async (run: CaseRun): Promise<void> => {
       ...tables,
     ].join('\n'),
   );
+};
+
+/**
+ * The user's failed edits of what the second client deleted, resolved as the user would: an
+ * entity the second client deleted made again (every other one of those asked), the rest let
+ * go; then drained again. Failures of anything else stay for the check to report.
+ */
+const settleConflicts = async (run: CaseRun, drained: DrainAnswer): Promise<DrainAnswer> => {
+  const { model } = run;
+  const child = run.child();
+  let d = drained;
+  for (let round = 0; round < 4 && d.status.failed.length > 0; round++) {
+    const ids = await child.request({ cmd: 'ids' });
+    let acted = false;
+    for (const f of d.status.failed) {
+      const colon = f.entity.lastIndexOf(':');
+      const kind = f.entity.slice(0, colon);
+      const id = Number(f.entity.slice(colon + 1));
+      const local = ids.mappings.find((m) => m.kind === kind && m.server === id)?.local;
+      const key =
+        model.byId(kind, id) ?? (local === undefined ? undefined : model.byId(kind, local));
+      if (key === undefined || !model.goneByWriter(key)) continue;
+      acted = true;
+      const ent = model.entities.get(key);
+      const own = ent !== undefined && ent.goneAt !== null;
+      const parentAlive = ent?.task == null || model.isAlive(ent.task);
+      if (f.state === 'conflict' && own && parentAlive && f.mutationId % 2 === 0) {
+        try {
+          const made = await child.request({
+            cmd: 'resolve',
+            mutationId: f.mutationId,
+            choice: 'recreate',
+          });
+          if (made) {
+            model.apply({ type: 'recreate', key, id: made.id, at: Date.now() });
+            run.log.push(`end: made ${key} again as ${made.id} (edit ${f.mutationId})`);
+            continue;
+          }
+        } catch (error) {
+          run.log.push(`end: cannot make ${key} again: ${(error as Error).message.split('\n')[0]}`);
+        }
+      }
+      await child.request({ cmd: 'resolve', mutationId: f.mutationId, choice: 'discard' });
+      run.log.push(`end: let go of ${f.kind} ${f.entity} (${key}, ${f.state})`);
+    }
+    if (!acted) break;
+    d = await child.request({ cmd: 'drain', maxMs: run.ctx.drainMs });
+  }
+  return d;
 };

@@ -7,6 +7,7 @@ import type { EditCommand } from '../../../shared/edits/commands';
 import { EngineChild } from './child';
 import type { Model } from './model';
 import type { EditAnswer } from './protocol';
+import type { SecondClient } from './second-client';
 import type { ModelServer, SeededOrg } from './server-side';
 
 export interface RunStats {
@@ -51,6 +52,8 @@ export interface RunContext {
   child: EngineChild | null;
   /** The next child, started ahead: a kill's restart does not wait for node to load one. */
   spare: Promise<EngineChild> | null;
+  /** The second client's process (second-client.ts), started at its first use. */
+  writer: EngineChild | null;
   /** The server whose session the children use now (a refreshed pair goes there). */
   tokenSink: ModelServer | null;
   stats: RunStats;
@@ -95,6 +98,7 @@ export interface CaseRun {
   log: string[];
   /** The last time the user and the writer touched each task (an item's: its task's). */
   touched: Record<'user' | 'writer', Map<string, number>>;
+  second: SecondClient;
   /** Numbers the case's names: t3, c4, `<prefix>u5`. */
   n: number;
   child(): EngineChild;

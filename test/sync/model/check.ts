@@ -79,7 +79,7 @@ export const checkOrg = (
       if (live)
         fail(
           '3 exactly once',
-          `${e.kind} ${e.key} (server ${id}) was deleted by the user but is still on the server`,
+          `${e.kind} ${e.key} (server ${id}) was deleted but is still on the server`,
         );
       table.push(`${line[0]} ${live ? 'STILL ON SERVER' : 'gone'}`);
       continue;

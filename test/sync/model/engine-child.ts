@@ -79,6 +79,8 @@ const doOpen = async (r: OpenRequest): Promise<EngineStatus> => {
     now: clock,
   });
   open = { engine, client, session };
+  // Offline: edits apply and queue, nothing is sent until it is opened online.
+  if (r.offline) return engine.status();
   engine.start();
   if (r.awaitSync) await engine.syncNow();
   return engine.status();
@@ -230,6 +232,8 @@ const handle = async (r: ChildRequest): Promise<unknown> => {
       return dump(engineOf());
     case 'drain':
       return drain(engineOf(), r.maxMs);
+    case 'resolve':
+      return engineOf().resolveConflict(r.mutationId, r.choice);
   }
 };
 

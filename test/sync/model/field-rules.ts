@@ -1,6 +1,7 @@
 /**
  * The rules that say which values of a field the server may hold at the end of a case, from
- * the field's history: its initial value, the user's sets and the second writer's changes.
+ * the field's history: its initial value, the user's sets and the second writer's changes (the
+ * second client's, second-client.ts, each as it landed on the server).
  * All times are this machine's real clock; the server's clock is it plus a fixed offset, so
  * the order of events is the same in both.
  *
@@ -21,6 +22,11 @@
  *    by a user edit of the entity, the field's value before that change is accepted too; and,
  *    for a change made while the user's edit was unsent, the user's own last value of a field
  *    the user set (that edit reaches the server after the change: "after" in server order).
+ * 3. The other way round (the second client's updates carry whole entities too): a user's set
+ *    still unsent when the second client's update of the entity landed may arrive between that
+ *    client's pull and its write, and be overwritten by the value the client last saw (a
+ *    "carry": the field's server value as that sync began). ARCHITECTURE.md, "What it does not
+ *    promise": the service has no conditional writes.
  * Creates give an entity its initial values; they are not "sets".
  */
 
@@ -52,6 +58,7 @@ export const expectField = (
   h: FieldHistory,
   userEdits: readonly number[],
   keptEarlier: (writeAt: number, setAt: number) => boolean,
+  carries: readonly { at: number; value: Value }[] = [],
 ): FieldExpectation => {
   const lastSet = last(h.sets);
   const after = h.writes.filter((w) => lastSet === undefined || w.at > lastSet.at);
@@ -65,6 +72,10 @@ export const expectField = (
     if (before && keptEarlier(before.at, lastSet.at)) {
       accept.push(before.value);
       why += "; or the writer's earlier change (unseen at the set, the entity changed after it)";
+    }
+    for (const c of carries.filter((x) => x.at > lastSet.at)) {
+      accept.push(c.value);
+      why += `; or ${JSON.stringify(c.value)}, carried by the second client's update at ${c.at} (the set unsent then)`;
     }
     return { accept: unique(accept), why, rule: 1 };
   }

@@ -36,6 +36,7 @@ export const startHarness = async (): Promise<Harness> => {
     workDir: tempDir('wt-model-'),
     child: null,
     spare: null,
+    writer: null,
     tokenSink: null,
     stats: newStats(),
     drainMs: DRAIN_MS,
@@ -46,6 +47,7 @@ export const startHarness = async (): Promise<Harness> => {
       await ctx.child?.stop().catch(() => ctx.child?.kill());
       const spare = await ctx.spare?.catch(() => null);
       await spare?.kill();
+      await ctx.writer?.stop().catch(() => ctx.writer?.kill());
       await honours.server.close();
       await ignores.server.close();
       bundle.remove();

@@ -1,7 +1,7 @@
 /**
  * The model of the model test, pure: from the log of what happened (the user's edits with the
- * engine's `at`, the second writer's writes with the parent's clock, creates, deletes, timer
- * moves, uploads) it computes what the server must hold: acceptable values per field
+ * engine's `at`, the second client's changes as they landed on the server, with the parent's
+ * clock, creates, deletes, timer moves, uploads, conflicts resolved) it computes what the server must hold: acceptable values per field
  * (field-rules.ts), which entities exist, each timer's record and each file.
  */
 import {
@@ -105,7 +105,30 @@ export type ModelEvent =
       at: number;
       /** The user had an edit of the entity queued (pending or in flight) at the write. */
       unsent: boolean;
-    };
+      /**
+       * With `unsent`: the entity's fields on the server as the second client's sync began,
+       * which its update may carry over a user edit landing meanwhile (field-rules.ts rule 3).
+       */
+      carry?: Partial<Record<Field, Value>>;
+    }
+  /** The second client's create landed (its fields as the server made them). */
+  | {
+      type: 'writer-create';
+      key: string;
+      kind: EntityKind;
+      org: number;
+      id: number;
+      task: string | null;
+      at: number;
+      fields: Partial<Record<Field, Value>>;
+    }
+  /**
+   * The second client's delete landed; `children`: the items, timers and files of a task that
+   * the server had then (they went with it; those still queued here hang on the task).
+   */
+  | { type: 'writer-delete'; key: string; at: number; children: string[] }
+  /** The user resolved a conflict over it by making it again (a new local id). */
+  | { type: 'recreate'; key: string; id: number; at: number };
 
 export interface Entity {
   key: string;
@@ -121,6 +144,12 @@ export interface Entity {
   userEdits: number[];
   /** The writer's changes of this entity (any field). */
   writerChanges: { at: number; field: Field }[];
+  /** Deleted by the second client (and not made again), at. */
+  goneAt: number | null;
+  /** Made again by the user after the second client deleted it. */
+  recreatedAt: number | null;
+  /** The second client's updates that may have carried older values (rule 3). */
+  carries: { at: number; values: Partial<Record<Field, Value>> }[];
 }
 
 export interface Timer {
@@ -135,6 +164,8 @@ export interface Timer {
   stopAt: number | null;
   fields: Record<TimerField, FieldHistory>;
   userEdits: number[];
+  /** Gone with its task, deleted by the second client. */
+  goneAt: number | null;
 }
 
 export interface Upload {
@@ -147,6 +178,7 @@ export interface Upload {
   names: FieldHistory;
   size: number;
   bytes: string;
+  goneAt: number | null;
 }
 
 export interface EntityExpectation {
@@ -173,7 +205,7 @@ export interface TimerExpectation {
   fields: Record<TimerField, FieldExpectation>;
 }
 
-export interface UploadExpectation extends Omit<Upload, 'names'> {
+export interface UploadExpectation extends Omit<Upload, 'names' | 'goneAt'> {
   alive: boolean;
   nameExpect: FieldExpectation;
 }
@@ -184,7 +216,7 @@ export interface Expectations {
   uploads: UploadExpectation[];
 }
 
-/** What the user and the second writer did, replayed; queries for choosing the next action. */
+/** What the user and the second client did, replayed; queries for choosing the next action. */
 export class Model {
   readonly entities = new Map<string, Entity>();
   readonly timers = new Map<string, Timer>();
@@ -233,6 +265,7 @@ export class Model {
           names: { initial: e.name, sets: [], writes: [] },
           size: e.size,
           bytes: e.bytes,
+          goneAt: null,
         });
         return;
       case 'set': {
@@ -278,6 +311,30 @@ export class Model {
           unsent: e.unsent,
         });
         ent.writerChanges.push({ at: e.at, field: e.field });
+        if (e.carry) ent.carries.push({ at: e.at, values: e.carry });
+        return;
+      }
+      case 'writer-create': {
+        this.add(e.key, e.kind, e.org, e.id, e.task, e.fields);
+        // Made by the other user: a change of the entity (and of its task) by the writer.
+        this.must(e.key).writerChanges.push({
+          at: e.at,
+          field: e.kind === 'task' ? 'title' : 'name',
+        });
+        return;
+      }
+      case 'writer-delete': {
+        this.must(e.key).goneAt = e.at;
+        for (const k of e.children) {
+          const gone = this.entities.get(k) ?? this.timers.get(k) ?? this.uploads.get(k);
+          if (!gone) throw new Error(`no child ${k} of ${e.key}`);
+          gone.goneAt = e.at;
+        }
+        return;
+      }
+      case 'recreate': {
+        const ent = this.must(e.key);
+        Object.assign(ent, { id: e.id, goneAt: null, recreatedAt: e.at });
         return;
       }
       case 'timer-start': {
@@ -299,6 +356,7 @@ export class Model {
             billing: { initial: 'BILLABLE', sets: [], writes: [] },
           },
           userEdits: [],
+          goneAt: null,
         });
         return;
       }
@@ -330,6 +388,9 @@ export class Model {
       fields: new Map(),
       userEdits: [],
       writerChanges: [],
+      goneAt: null,
+      recreatedAt: null,
+      carries: [],
     };
     for (const [f, v] of Object.entries(fields) as [Field, Value][])
       ent.fields.set(f, { initial: v, sets: [], writes: [] });
@@ -371,24 +432,58 @@ export class Model {
     return h;
   }
 
-  /** Deleted by the user, or hanging on a task the user deleted. */
+  /**
+   * Not deleted (by the user, or by the second client and not made again), nor hanging on
+   * something deleted: what the server must hold at the end.
+   */
   isAlive(key: string): boolean {
     const e = this.entities.get(key);
-    if (e) return e.deletedAt === null && (e.task === null || this.isAlive(e.task));
+    if (e)
+      return e.deletedAt === null && e.goneAt === null && (e.task === null || this.isAlive(e.task));
     const t = this.timers.get(key) ?? this.uploads.get(key);
-    return t ? this.isAlive(t.task) : false;
+    return t ? t.goneAt === null && this.isAlive(t.task) : false;
+  }
+
+  /**
+   * Not deleted by the user: what the user may still edit (the second client's delete shows
+   * only after a pull; an edit of it before then is a conflict for the user to resolve).
+   */
+  userSees(key: string): boolean {
+    const e = this.entities.get(key);
+    if (!e) return false;
+    return e.deletedAt === null && (e.task === null || this.userSees(e.task));
   }
 
   live(kind: 'task' | 'checklist', org: number): Entity[] {
     return [...this.entities.values()].filter(
-      (e) => e.kind === kind && e.org === org && this.isAlive(e.key),
+      (e) => e.kind === kind && e.org === org && this.userSees(e.key),
     );
+  }
+
+  /** The model's entity, timer or file the user knows by `kind` and `id` (local or server). */
+  byId(kind: string, id: number): string | undefined {
+    const pool =
+      kind === 'timer'
+        ? [...this.timers.values()]
+        : kind === 'attachment'
+          ? [...this.uploads.values()]
+          : [...this.entities.values()].filter((e) => e.kind === kind);
+    return pool.find((x) => x.id === id)?.key;
+  }
+
+  /** Gone by the second client's delete: itself, or what it hangs on. */
+  goneByWriter(key: string): boolean {
+    const e = this.entities.get(key);
+    const t = e ?? this.timers.get(key) ?? this.uploads.get(key);
+    if (!t) return false;
+    if (t.goneAt !== null) return true;
+    return t.task !== null && this.goneByWriter(t.task);
   }
 
   /** The org's running or paused timer (the server deletes a deleted task's timers). */
   activeTimer(org: number): Timer | undefined {
     return [...this.timers.values()].find(
-      (t) => t.org === org && t.state !== 'STOPPED' && this.isAlive(t.task),
+      (t) => t.org === org && t.state !== 'STOPPED' && this.isAlive(t.key),
     );
   }
 
@@ -445,7 +540,17 @@ export class Model {
     for (const e of this.entities.values()) {
       const fields: Partial<Record<Field, FieldExpectation>> = {};
       for (const [f, h] of e.fields)
-        fields[f] = expectField(h, e.userEdits, this.keptEarlier(e, f));
+        fields[f] =
+          e.recreatedAt === null
+            ? expectField(
+                h,
+                e.userEdits,
+                this.keptEarlier(e, f),
+                e.carries.flatMap((c) =>
+                  f in c.values ? [{ at: c.at, value: c.values[f] ?? null }] : [],
+                ),
+              )
+            : recreatedField(h);
       entities.push({
         key: e.key,
         kind: e.kind,
@@ -463,7 +568,7 @@ export class Model {
       org: t.org,
       id: t.id,
       task: t.task,
-      alive: this.isAlive(t.task),
+      alive: this.isAlive(t.key),
       state: t.state,
       durationSeconds: Math.floor(t.accumulatedMs / 1000),
       startTime: t.startAt + offsetMs,
@@ -473,11 +578,29 @@ export class Model {
         billing: expectField(t.fields.billing, t.userEdits, never),
       },
     }));
-    const uploads = [...this.uploads.values()].map(({ names, ...u }) => ({
+    const uploads = [...this.uploads.values()].map(({ names, goneAt: _, ...u }) => ({
       ...u,
-      alive: this.isAlive(u.task),
+      alive: this.isAlive(u.key),
       nameExpect: expectField(names, [], never),
     }));
     return { entities, timers, uploads };
   }
 }
+
+/**
+ * A field of an entity the user made again after the second client deleted it: the recreate
+ * carries the replica's state then, the user's last value of a field the user set (or the
+ * writer's later one, pulled before the delete); of a field never set, any value it had.
+ */
+const recreatedField = (h: FieldHistory): FieldExpectation => {
+  const lastSet = last(h.sets);
+  const laterWrites = h.writes.filter((w) => lastSet === undefined || w.at > lastSet.at);
+  const accept = [...(lastSet ? [lastSet.value] : [h.initial]), ...laterWrites.map((w) => w.value)];
+  return {
+    accept: [...new Set(accept)],
+    why: lastSet
+      ? "made again: the user's last set, or a later change of the writer's"
+      : 'made again: any value it had',
+    rule: lastSet ? 1 : 2,
+  };
+};

@@ -34,6 +34,8 @@ export const openRequest = z.object({
   auth: childAuth,
   /** Await the engine's first sync before answering (a fresh replica has nothing to edit). */
   awaitSync: z.boolean(),
+  /** Offline: the engine applies and queues edits but never syncs until opened online. */
+  offline: z.boolean().optional(),
 });
 export type OpenRequest = z.infer<typeof openRequest>;
 
@@ -46,6 +48,12 @@ export const childRequest = z.discriminatedUnion('cmd', [
   z.object({ cmd: z.literal('ids') }),
   z.object({ cmd: z.literal('dump') }),
   z.object({ cmd: z.literal('drain'), maxMs: z.number().int().positive() }),
+  /** A failed or conflicting edit resolved as the user would: recreate, or discard. */
+  z.object({
+    cmd: z.literal('resolve'),
+    mutationId: z.number().int(),
+    choice: z.enum(['recreate', 'discard']),
+  }),
 ]);
 export type ChildRequest = z.infer<typeof childRequest>;
 
@@ -153,6 +161,8 @@ export const answerSchemas = {
   ids: idsAnswer,
   dump: replicaDump,
   drain: drainAnswer,
+  /** A recreate answers the entity it made again (a new local id); a discard, null. */
+  resolve: editResult.nullable(),
 } as const;
 export type AnswerOf<C extends ChildRequest['cmd']> = z.infer<(typeof answerSchemas)[C]>;
 

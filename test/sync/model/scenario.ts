@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { endCase } from './case-end';
 import { CaseFailure, type CaseRun, clockIn, type RunContext, spawnChild } from './case-run';
 import { Model } from './model';
+import { fillSecond, newSecondClient } from './second-client';
 import {
   type FaultKind,
   type FaultMethod,
@@ -36,7 +37,7 @@ export type FieldEdit =
   | 'timer.notes'
   | 'timer.billing';
 
-/** What the second writer changes: a task field (`cf`: one custom field) or an item's name. */
+/** What the second client changes: a task field (`cf`: one custom field) or an item's name. */
 export type WriterField =
   | 'title'
   | 'priority'
@@ -65,7 +66,11 @@ export type Action =
   | { a: 'kill'; afterMs: number; aim?: boolean }
   | { a: 'restart' }
   | { a: 'switch' }
-  | { a: 'write'; i: number; field: WriterField; alt: boolean }
+  /** The second client (second-client.ts); `offline`: queued until its next sync. */
+  | { a: 'write'; i: number; field: WriterField; alt: boolean; offline: boolean }
+  | { a: 'writer.create'; i: number; item: boolean; offline: boolean }
+  | { a: 'writer.delete'; i: number; item: boolean; offline: boolean }
+  | { a: 'writer.sync' }
   | { a: 'wait' | 'wait.timer'; ms: number };
 
 export interface Case {
@@ -157,9 +162,23 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
           'item.name',
         ),
         alt: fc.boolean(),
+        offline: fc.boolean(),
       })
       .map((r) => ({ a: 'write', ...r }) as const),
   ),
+  w(
+    2,
+    fc
+      .record({ i, item: fc.boolean(), offline: fc.boolean() })
+      .map((r) => ({ a: 'writer.create', ...r }) as const),
+  ),
+  w(
+    2,
+    fc
+      .record({ i, item: fc.boolean(), offline: fc.boolean() })
+      .map((r) => ({ a: 'writer.delete', ...r }) as const),
+  ),
+  w(3, just({ a: 'writer.sync' })),
   w(
     4,
     fc.integer({ min: 0, max: 30 }).map((ms) => ({ a: 'wait', ms }) as const),
@@ -216,6 +235,9 @@ const modelled = new Set<Action['a']>([
   'timer.toggle',
   'timer.stop',
   'write',
+  'writer.create',
+  'writer.delete',
+  'writer.sync',
 ]);
 
 /** The model's start: each org's seeded tasks and item, as the server has them. */
@@ -275,6 +297,7 @@ export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
     opened: new Set(),
     log: [],
     touched: { user: new Map(), writer: new Map() },
+    second: newSecondClient(`${dataDir}-second`),
     n: 0,
     child: () => {
       if (!ctx.child) throw new Error('no child');
@@ -284,7 +307,7 @@ export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
       const first = !run.opened.has(org);
       run.opened.add(org);
       run.current = org;
-      await run.child().request({
+      const opening = run.child().request({
         cmd: 'open',
         dataDir,
         serverUrl: ms.server.url,
@@ -294,6 +317,8 @@ export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
         // A fresh replica has nothing to edit until its first fill.
         awaitSync: first,
       });
+      if (first) await Promise.all([opening, fillSecond(run, org)]);
+      else await opening;
     },
     async close() {
       await run.child().request({ cmd: 'close' });
@@ -364,4 +389,5 @@ const tidyUp = async (run: CaseRun) => {
   healFaults(ms);
   setClockOffset(ms, 0);
   rmSync(run.dataDir, { recursive: true, force: true });
+  rmSync(run.second.dir, { recursive: true, force: true });
 };

@@ -1,27 +1,26 @@
 /**
  * The reference server's side of the model test, all in this process: the servers (one
  * honouring Idempotency-Key, one ignoring it), fresh orgs per case seeded through the store,
- * the second writer (one synchronous read-and-write through the store functions, as the other
- * user), faults and the clock, what the server holds (straight from its database), and which
- * faults it dealt to which methods over the whole run.
+ * both users' sessions (the second client's is the other user's), faults and the clock, what
+ * the server holds (straight from its database), and which faults it dealt to which methods
+ * over the whole run.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type RunningServer, startServer } from '../../../server/app';
 import { parseFaultSpec } from '../../../server/faults';
 import { addOrgMember, createOrg } from '../../../server/seed/fixtures';
-import { createChecklistItem, updateChecklistItem } from '../../../server/store/checklists';
+import { createChecklistItem } from '../../../server/store/checklists';
 import { findTask } from '../../../server/store/lookup';
 import { createProject } from '../../../server/store/projects';
 import { createSpace } from '../../../server/store/spaces';
-import { createTask, updateTask } from '../../../server/store/tasks';
-import { loadTaskRow } from '../../../server/store/tasks-dto';
+import { createTask } from '../../../server/store/tasks';
 import { type TimerRow, timerColumns, timerDto } from '../../../server/store/timers';
 import { signIn } from '../../../sync/api';
 import { type SessionTokensMsg, type TimerView, timerView } from './protocol';
 
 export const DEMO = { email: 'demo@example.com', password: 'demo1234' };
-const OTHER_EMAIL = 'other@example.com';
+const OTHER = { email: 'other@example.com', password: 'other1234' };
 
 export type FaultKind = 'drop' | 'malformed' | '5xx' | 'reset' | '429' | 'late5xx';
 export type FaultMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -48,9 +47,13 @@ export interface ModelServer {
   otherUserId: number;
   /** The demo user's session, resumed by every child (refreshed pairs come back here). */
   tokens: SessionTokensMsg;
-  user: { userId: number; firstName?: string; lastName?: string; email?: string };
+  user: UserRef;
+  /** The other user's, the second client's. */
+  writer: { tokens: SessionTokensMsg; user: UserRef };
   signedInAt: number;
 }
+
+type UserRef = { userId: number; firstName?: string; lastName?: string; email?: string };
 
 const userIdOf = (s: RunningServer, email: string): number => {
   const row = s.deps.db.prepare('SELECT user_id FROM users WHERE email = ?').get(email) as
@@ -74,27 +77,41 @@ export const startModelServer = async (quirky: boolean): Promise<ModelServer> =>
     server,
     quirky,
     demoUserId: userIdOf(server, DEMO.email),
-    otherUserId: userIdOf(server, OTHER_EMAIL),
-    tokens: { accessToken: '', refreshToken: '', accessExpiresAt: 0, refreshExpiresAt: 0 },
+    otherUserId: userIdOf(server, OTHER.email),
+    tokens: noTokens,
     user: { userId: 0 },
+    writer: { tokens: noTokens, user: { userId: 0 } },
     signedInAt: 0,
   };
   await refreshSignIn(ms);
   return ms;
 };
 
-/** Signs the demo user in again (at start, and after half an hour of a soak). */
-export const refreshSignIn = async (ms: ModelServer): Promise<void> => {
+const noTokens: SessionTokensMsg = {
+  accessToken: '',
+  refreshToken: '',
+  accessExpiresAt: 0,
+  refreshExpiresAt: 0,
+};
+
+const signInAs = async (ms: ModelServer, who: { email: string; password: string }) => {
   let got: SessionTokensMsg | null = null;
-  const session = await signIn(ms.server.url, DEMO.email, DEMO.password, {
+  const session = await signIn(ms.server.url, who.email, who.password, {
     onTokens: (t) => {
       got = t;
     },
   });
   await session.close();
-  if (!got || !session.user) throw new Error('sign-in gave no tokens');
-  ms.tokens = got;
-  ms.user = { userId: session.user.userId };
+  if (!got || !session.user) throw new Error(`sign-in of ${who.email} gave no tokens`);
+  return { tokens: got as SessionTokensMsg, user: { userId: session.user.userId } };
+};
+
+/** Signs both users in again (at start, and after half an hour of a soak). */
+export const refreshSignIn = async (ms: ModelServer): Promise<void> => {
+  const [demo, other] = await Promise.all([signInAs(ms, DEMO), signInAs(ms, OTHER)]);
+  ms.tokens = demo.tokens;
+  ms.user = demo.user;
+  ms.writer = other;
   ms.signedInAt = Date.now();
 };
 
@@ -131,6 +148,25 @@ export const dropHoldRule = (ms: ModelServer): void => {
   faults.clear();
   faults.setRates(rates);
   faults.addRules(rules.filter((r) => r.kind !== 'hold'));
+};
+
+/**
+ * Runs `fn` with the fault rules and rates set aside, then puts back what is left of them: the
+ * second client's syncs land whole, at a moment the model knows (the faults are the user's
+ * engine's to meet).
+ */
+export const withoutFaults = async <T>(ms: ModelServer, fn: () => Promise<T>): Promise<T> => {
+  const { faults } = ms.server.deps;
+  const { rates, rules } = faults.state();
+  faults.clear();
+  try {
+    return await fn();
+  } finally {
+    const { rules: added } = faults.state();
+    faults.clear();
+    faults.setRates(rates);
+    faults.addRules([...rules, ...added]);
+  }
 };
 
 /** Requests the server has begun and not answered yet (a kill now lands with one in flight). */
@@ -265,161 +301,14 @@ export const seededFields = (
   ...Object.fromEntries(values.map((v) => [cfKey(v.taskCustomFieldId), JSON.stringify(v.value)])),
 });
 
-// ---- the second writer ----------------------------------------------------------------------
+// ---- canonical values ----------------------------------------------------------------------
 
 /** A field's value as the model and the check compare it (field-rules.ts `Value`). */
 export type Canonical = string | number | boolean | null;
 
-export interface WriteOutcome {
-  field: string;
-  /** The field's value just before the write, read in the same synchronous call. */
-  before: Canonical;
-  value: Canonical;
-  /** The parent's clock at the write (the server's is it plus the offset). */
-  at: number;
-}
-
-const customValues = (ms: ModelServer, taskId: number) =>
-  (
-    ms.server.deps.db
-      .prepare(
-        'SELECT field_id, value FROM custom_field_values WHERE task_id = ? ORDER BY field_id',
-      )
-      .all(taskId) as { field_id: number; value: string }[]
-  ).map((v) => ({ taskCustomFieldId: v.field_id, value: v.value }));
-
 /** Owners as sorted ids, tags as sorted names: what a set of either means, order aside. */
 export const ownersKey = (ids: readonly number[]) => [...ids].sort((x, y) => x - y).join(',');
 export const tagsKey = (names: readonly string[]) => [...names].sort().join('|');
-
-const taskBody = (ms: ModelServer, taskId: number) => {
-  const { db } = ms.server.deps;
-  const row = loadTaskRow(db, taskId);
-  if (!row || row.deleted) return null;
-  const owners = (
-    db.prepare('SELECT user_id FROM task_owners WHERE task_id = ?').all(taskId) as {
-      user_id: number;
-    }[]
-  ).map((o) => o.user_id);
-  const tags = (
-    db.prepare('SELECT name FROM task_tags WHERE task_id = ?').all(taskId) as { name: string }[]
-  ).map((t) => t.name);
-  const values = customValues(ms, taskId);
-  const iso = (v: number | null) => (v === null ? null : new Date(v).toISOString());
-  const current: Record<string, Canonical> = {
-    title: row.title,
-    description: row.description,
-    status: row.status,
-    priority: row.priority,
-    completion: row.completion,
-    startDate: row.start_date,
-    dueDate: row.due_date,
-    owners: ownersKey(owners),
-    tags: tagsKey(tags),
-    ...Object.fromEntries(values.map((v) => [cfKey(v.taskCustomFieldId), v.value])),
-  };
-  return {
-    row,
-    current,
-    body: {
-      taskTitle: row.title,
-      description: row.description,
-      status: row.status,
-      priority: row.priority,
-      startDate: iso(row.start_date),
-      dueDate: iso(row.due_date),
-      completion: row.completion,
-      owners,
-      tags,
-      customFieldValues: values.map((v) => ({
-        taskCustomFieldId: v.taskCustomFieldId,
-        value: JSON.parse(v.value) as string | number,
-      })),
-    },
-  };
-};
-
-/** One field's change as the writer makes it: the body's key and value for the API. */
-export type TaskWrite =
-  | { field: 'title'; value: string }
-  | { field: 'priority' | 'status' | 'description'; value: string }
-  | { field: 'completion'; value: number }
-  | { field: 'dueDate'; value: number }
-  | { field: 'tags'; value: string[] }
-  | { field: `cf:${number}`; value: string | number };
-
-/**
- * The other user changes one field of a live task: the current row is read and written back
- * whole with one field changed (custom field values included), in one synchronous call
- * (nothing interleaves). `pick` chooses the field and value from the current fields (canonical,
- * custom fields as `cf:<id>` with their stored JSON). Null when the task is not live in the org.
- */
-export const writeTaskField = (
-  ms: ModelServer,
-  orgId: number,
-  taskId: number,
-  pick: (current: Record<string, Canonical>, projectId: number | null) => TaskWrite,
-): WriteOutcome | null => {
-  const { db, clock } = ms.server.deps;
-  return db.transaction(() => {
-    const found = taskBody(ms, taskId);
-    if (!found || found.row.org_id !== orgId) return null;
-    const { row, body, current } = found;
-    const w = pick(current, row.project_id);
-    let next = body;
-    let value: Canonical;
-    if (w.field === 'title') [next, value] = [{ ...body, taskTitle: w.value }, w.value];
-    else if (w.field === 'tags') [next, value] = [{ ...body, tags: w.value }, tagsKey(w.value)];
-    else if (w.field === 'dueDate')
-      [next, value] = [{ ...body, dueDate: new Date(w.value).toISOString() }, w.value];
-    else if (w.field.startsWith('cf:')) {
-      const fieldId = Number(w.field.slice(3));
-      next = {
-        ...body,
-        customFieldValues: [
-          ...body.customFieldValues.filter((v) => v.taskCustomFieldId !== fieldId),
-          { taskCustomFieldId: fieldId, value: w.value },
-        ],
-      };
-      value = JSON.stringify(w.value);
-    } else [next, value] = [{ ...body, [w.field]: w.value }, w.value];
-    const at = Date.now();
-    updateTask(db, { userId: ms.otherUserId, orgId, now: clock.now() }, row, next);
-    return { field: w.field, before: current[w.field] ?? null, value, at };
-  })();
-};
-
-/** The other user renames a checklist item (its state and assignee written back as they are). */
-export const writeItemName = (
-  ms: ModelServer,
-  orgId: number,
-  checklistId: number,
-  pick: (current: { name: string }) => { field: 'name'; value: string },
-): WriteOutcome | null => {
-  const { db, clock } = ms.server.deps;
-  return db.transaction(() => {
-    const row = db
-      .prepare(
-        `SELECT c.task_id, c.name, c.completed, c.assignee_id FROM checklist_items c
-         JOIN tasks t ON t.task_id = c.task_id
-         WHERE c.checklist_id = ? AND t.org_id = ? AND t.deleted = 0`,
-      )
-      .get(checklistId, orgId) as
-      | { task_id: number; name: string; completed: number; assignee_id: number | null }
-      | undefined;
-    if (!row) return null;
-    const { field, value } = pick({ name: row.name });
-    const at = Date.now();
-    updateChecklistItem(
-      db,
-      findTask(db, orgId, row.task_id),
-      checklistId,
-      { name: value, completed: row.completed === 1, assigneeId: row.assignee_id },
-      { userId: ms.otherUserId, orgId, now: clock.now() },
-    );
-    return { field, before: row.name, value, at };
-  })();
-};
 
 // ---- what the server holds ------------------------------------------------------------------
 

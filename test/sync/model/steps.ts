@@ -1,12 +1,13 @@
 /**
  * The actions of a case, played: the user's edits through the child (each logged into the
  * model with the engine's `at`), syncs, faults, kills, restarts, org switches, and the second
- * writer's changes through the server's store.
+ * client's changes (second-client.ts).
  */
 import type { EditCommand } from '../../../shared/edits/commands';
 import { type CaseRun, spawnChild } from './case-run';
 import type { Entity, Field, TaskField, Value } from './model';
 import type { Action, FieldEdit } from './scenario';
+import { secondClient } from './second-client';
 import {
   addFault,
   addHold,
@@ -18,38 +19,14 @@ import {
   requestsInFlight,
   seededFields,
   setLatency,
-  type TaskWrite,
   tagsKey,
-  writeItemName,
-  writeTaskField,
 } from './server-side';
+import { margin, mark, pickOf } from './touch';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** How long an aimed kill waits for a request in flight. */
 const AIM_MS = 100;
-
-/**
- * Real time kept between a user edit and a second-writer write of the same task (or of items
- * on it), in either order, so that which came after is never in doubt.
- */
-const MARGIN_MS = 30;
-
-/** The task a write or an edit concerns (an item's task): margins are kept per task. */
-const taskOf = (run: CaseRun, key: string) => run.model.entities.get(key)?.task ?? key;
-
-/** Sleeps until `MARGIN_MS` have passed since the other side last touched the task. */
-const margin = async (run: CaseRun, key: string, side: 'user' | 'writer') => {
-  const other = run.touched[side === 'user' ? 'writer' : 'user'].get(taskOf(run, key));
-  if (other === undefined) return;
-  const wait = other + MARGIN_MS + 1 - Date.now();
-  if (wait > 0) await sleep(wait);
-};
-const mark = (run: CaseRun, key: string, side: 'user' | 'writer', at: number) =>
-  run.touched[side].set(taskOf(run, key), at);
-
-const pickOf = <T>(xs: readonly T[], n: number): T | undefined =>
-  xs.length === 0 ? undefined : xs[n % xs.length];
 
 /** A user edit of one field of an existing task or item, recorded as a set of it. */
 const userSet = async (
@@ -80,7 +57,6 @@ const turned = <T>(options: readonly T[], n: number): T[] => {
 const DAY_MS = 86_400_000;
 /** The user's dates (whole seconds, as the API's ISO strings carry them); the writer's are 2031. */
 const USER_DAY0 = Date.UTC(2030, 0, 1, 9);
-const WRITER_DAY0 = Date.UTC(2031, 0, 1, 9);
 
 /** Plays a user's edit of one field: the value chosen by `n`, differing from the user's own. */
 const fieldEdit = async (run: CaseRun, act: { a: FieldEdit; i: number; n: number }) => {
@@ -449,7 +425,10 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
       await run.open(1 - org);
       return;
     case 'write':
-      await secondWriter(run, act);
+    case 'writer.create':
+    case 'writer.delete':
+    case 'writer.sync':
+      await secondClient(run, act);
       return;
     case 'wait':
       await sleep(act.ms);
@@ -459,86 +438,4 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
       if (model.activeTimer(org)?.state === 'RUNNING') await sleep(act.ms);
       return;
   }
-};
-
-/**
- * The other user changes one field of a task or item of the current org that the server has
- * (its id known to the replica: a create whose answer never came is left alone, so that a
- * lost create is always the engine's to find).
- */
-const secondWriter = async (run: CaseRun, act: Extract<Action, { a: 'write' }>) => {
-  const { model, ms, prefix } = run;
-  const org = run.current;
-  const orgId = run.orgs[org]?.orgId ?? 0;
-  const ids = await run.child().request({ cmd: 'ids' });
-  const mapped = new Map(ids.mappings.map((m) => [`${m.kind}:${m.local}`, m.server]));
-  const sid = (e: Entity) => (e.id > 0 ? e.id : mapped.get(`${e.kind}:${e.id}`));
-  const kind = act.field === 'item.name' ? 'checklist' : 'task';
-  const fields = run.orgs[org]?.fields ?? [];
-  // A custom field is written on a task that has it (a project task).
-  const cfOf = (e: Entity) => fields.filter((f) => model.hasField(e.key, cfKey(f.fieldId)));
-  const candidates = model
-    .live(kind, org)
-    .filter((e) => sid(e) !== undefined && (act.field !== 'cf' || cfOf(e).length > 0));
-  const e = pickOf(candidates, act.i);
-  const id = e ? sid(e) : undefined;
-  if (!e || id === undefined) {
-    run.log.push('  (no entity of the server to write)');
-    return;
-  }
-  await margin(run, e.key, 'writer');
-  const queued = new Set(ids.queued);
-  const unsent = queued.has(`${kind}:${e.id}`) || queued.has(`${kind}:${id}`);
-  const n = ++run.n;
-  // Always a change, and never a value the user uses (the user's are u/d/v names, 2030 dates,
-  // completions of 0/25/50/100, tags red and blue, positive numbers).
-  const pick = (cur: Record<string, Value>): TaskWrite => {
-    switch (act.field) {
-      case 'priority': {
-        const value =
-          cur.priority === 'Medium' || cur.priority === 'Urgent'
-            ? cur.priority === 'Medium'
-              ? 'Urgent'
-              : 'Medium'
-            : act.alt
-              ? 'Urgent'
-              : 'Medium';
-        return { field: 'priority', value };
-      }
-      case 'status':
-        if (cur.status !== 'In Review') return { field: 'status', value: 'In Review' };
-        break;
-      case 'description':
-        return { field: 'description', value: `${prefix}od${n}` };
-      case 'dueDate':
-        return { field: 'dueDate', value: WRITER_DAY0 + (n % 900) * DAY_MS };
-      case 'completion':
-        return { field: 'completion', value: cur.completion === 10 ? 90 : 10 };
-      case 'tags':
-        return { field: 'tags', value: [`w${n}`] };
-      case 'cf': {
-        const f = pickOf(cfOf(e), act.alt ? 1 : 0);
-        if (f)
-          return {
-            field: cfKey(f.fieldId),
-            value: f.type === 'TEXT' ? `${prefix}o${n}` : -n,
-          };
-        break;
-      }
-    }
-    return { field: 'title', value: `${prefix}o${n}` };
-  };
-  const out =
-    kind === 'checklist'
-      ? writeItemName(ms, orgId, id, () => ({ field: 'name', value: `oc${n}` }))
-      : writeTaskField(ms, orgId, id, pick);
-  if (!out) {
-    run.log.push(`  write ${e.key}: not on the server`);
-    return;
-  }
-  mark(run, e.key, 'writer', out.at);
-  model.apply({ type: 'write', key: e.key, ...out, field: out.field as Field, unsent });
-  run.log.push(
-    `  write ${e.key}.${out.field} ${JSON.stringify(out.before)} -> ${JSON.stringify(out.value)} at ${out.at}${unsent ? ' (user edit unsent)' : ''}`,
-  );
 };
