@@ -425,13 +425,22 @@ export class Pusher {
     const db = this.options.replica.db;
     const now = this.now();
     const failure = classifyFailure(error, row.kind);
-    const info: OutboxError = {
-      ...outboxError(error, failure),
-      ...(lookup ? { lookup: true } : {}),
-    };
     // Still ours? A crash-free path always is; a stop mid-flight leaves it in flight.
     const current = getMutation(db, row.mutationId);
     if (!current) return { type: 'none' };
+    // The row keeps one error: a 429 or 401 now must not hide that an earlier attempt (its
+    // error still stored) may have reached the server.
+    const earlier =
+      current.attempts > 1 &&
+      mayHaveReachedServer({
+        state: 'pending',
+        attempts: current.attempts - 1,
+        lastError: current.lastError,
+      });
+    const info: OutboxError = {
+      ...outboxError(error, failure),
+      ...(lookup || earlier ? { lookup: true } : {}),
+    };
     switch (failure) {
       case 'retry':
       case 'rate-limited': {

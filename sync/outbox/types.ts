@@ -39,8 +39,9 @@ export interface OutboxError {
   message: string;
   fieldErrors?: ClientFieldError[];
   /**
-   * The failure was the look for an earlier attempt's lost answer, before this attempt sent
-   * anything: that earlier attempt may still have reached the server, whatever this says.
+   * An earlier attempt may still have reached the server, whatever this failure says: this
+   * was the look for its lost answer (before this attempt sent anything), or a failure that
+   * says nothing reached (a 429, a 401) after an attempt whose answer was lost.
    */
   lookup?: true;
 }
