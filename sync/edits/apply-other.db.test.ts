@@ -82,6 +82,33 @@ describe('applyEdit: timers', () => {
     });
   });
 
+  it('a notes or billing change of a running timer leaves its running time to the millisecond', () => {
+    const r = f.edit({ kind: 'timer.start', taskId: 10 });
+    f.edit(
+      { kind: 'timer.update', trackId: r.id, patch: { billingStatus: 'NON_BILLABLE' } },
+      NOW + 42_600,
+    );
+    expect(f.rows()[1]?.body).toMatchObject({ durationSeconds: 42 });
+    // 43 s after the start the timer reads 43 s, not 42 s and 400 ms.
+    expect(readTimer(f.db, r.id, NOW + 43 * S)?.durationSeconds).toBe(43);
+    f.edit({ kind: 'timer.update', trackId: r.id, patch: { notes: 'n' } }, NOW + 43_500);
+    f.edit({ kind: 'timer.stop', trackId: r.id }, NOW + 44_200);
+    expect(timerTruth(f.db, r.id, NOW + 999 * S)).toMatchObject({
+      state: 'STOPPED',
+      durationSeconds: 44,
+      billingStatus: 'NON_BILLABLE',
+      notes: 'n',
+    });
+    expect(readTimer(f.db, r.id, NOW + 999 * S)?.durationSeconds).toBe(44);
+  });
+
+  it('an update of a running timer’s duration reads as sent from then on', () => {
+    const r = f.edit({ kind: 'timer.start', taskId: 10 });
+    f.edit({ kind: 'timer.update', trackId: r.id, patch: { durationSeconds: 10 } }, NOW + 42_600);
+    expect(readTimer(f.db, r.id, NOW + 43 * S)?.durationSeconds).toBe(10);
+    expect(readTimer(f.db, r.id, NOW + 52_600)?.durationSeconds).toBe(20);
+  });
+
   it('a move the timer state forbids is refused and changes nothing', () => {
     const r = f.edit({ kind: 'timer.start', taskId: 10 });
     const before = dumpReplica(f.db);

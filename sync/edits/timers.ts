@@ -133,7 +133,14 @@ export const stop = (t: TimerTruthRecord, at: number, serverOffsetMs = 0): Timer
   };
 };
 
-/** updateTimer's rule: a stopped record becomes one block; an active one reads as sent now. */
+/**
+ * updateTimer's rule: a stopped record becomes one block; an active one reads as sent now.
+ * An update that sends the start and the whole seconds the record reads at `at` (every notes or
+ * billing change does: the body is the full state) leaves its running time alone. Read as sent,
+ * it would lose the part of a second past them, each time: a timer run 1.7 s with its billing
+ * changed at 0.7 s and its notes at 1.4 s would end at 0.3 s, and the correction after its stop
+ * would make the server agree with that.
+ */
 export const update = (
   t: TimerTruthRecord,
   body: {
@@ -146,19 +153,17 @@ export const update = (
 ): TimerTruthRecord => {
   const ms = body.durationSeconds * 1000;
   const common = { billingStatus: body.billingStatus, notes: body.notes ?? null };
-  if (t.state === 'STOPPED') {
-    const same =
-      body.startTime === t.startTime && body.durationSeconds === Math.floor(t.accumulatedMs / 1000);
-    return same
-      ? { ...t, ...common }
-      : {
-          ...t,
-          ...common,
-          startTime: body.startTime,
-          accumulatedMs: ms,
-          endTime: body.startTime + ms,
-        };
-  }
+  const same =
+    body.startTime === t.startTime && body.durationSeconds === Math.floor(runningMs(t, at) / 1000);
+  if (same) return { ...t, ...common };
+  if (t.state === 'STOPPED')
+    return {
+      ...t,
+      ...common,
+      startTime: body.startTime,
+      accumulatedMs: ms,
+      endTime: body.startTime + ms,
+    };
   return {
     ...t,
     ...common,

@@ -27,6 +27,8 @@ const timerSession = async (e: SyncEngine, taskId: number) => {
   return { started, ranMs: paused - started + (stopped - resumed) };
 };
 
+const sleepUntil = (t: number) => sleep(Math.max(0, t - Date.now()));
+
 const serverTask = (s: RunningServer, taskId: number) =>
   s.deps.db.prepare('SELECT deleted FROM tasks WHERE task_id = ?').get(taskId) as
     | { deleted: number }
@@ -73,6 +75,45 @@ describe('timers stay true', () => {
     expect(Math.floor((timers[0]?.ms ?? 0) / 1000)).toBe(Math.floor(ranMs / 1000));
     expect(Math.abs((timers[0]?.startTime ?? 0) - (started - 600_000))).toBeLessThan(250);
   });
+});
+
+/**
+ * Billing, then notes, changed while the timer runs, each in the second after a whole one
+ * (0.7 s, 1.4 s), stopped at 1.7 s: the user timed one second. An update carries whole seconds
+ * of running time, so a change that leaves the time alone must not drop the part after them.
+ */
+const editWhileRunning = async (e: SyncEngine, taskId: number, online: boolean) => {
+  const started = Date.now();
+  const timer = e.edit({ kind: 'timer.start', taskId });
+  if (online) await settle(e);
+  await sleepUntil(started + 700);
+  e.edit({ kind: 'timer.update', trackId: timer.id, patch: { billingStatus: 'NON_BILLABLE' } });
+  if (online) await settle(e);
+  await sleepUntil(started + 1_400);
+  e.edit({ kind: 'timer.update', trackId: timer.id, patch: { notes: 'call' } });
+  if (online) await settle(e);
+  await sleepUntil(started + 1_700);
+  const stopped = Date.now();
+  e.edit({ kind: 'timer.stop', trackId: timer.id });
+  return { started, ranMs: stopped - started };
+};
+
+describe('a running timer’s billing and notes changed', () => {
+  for (const online of [true, false])
+    it(`keeps the running time the user saw (${online ? 'online' : 'offline'})`, async () => {
+      const { server: s, engine: e } = await setUp();
+      const { taskId } = await taskWithItem(e, `billed ${online ? 'online' : 'offline'}`);
+      if (!online) await faults(s, { rules: [{ kind: 'reset', count: 10_000 }] });
+      const { started, ranMs } = await editWhileRunning(e, taskId, online);
+      await faults(s, { clear: true });
+      await settle(e);
+      const timers = serverTimers(s, taskId);
+      expect(timers).toHaveLength(1);
+      expect(timers[0]?.state).toBe('STOPPED');
+      expect(ranMs).toBeGreaterThanOrEqual(1_000);
+      expect(Math.floor((timers[0]?.ms ?? 0) / 1000)).toBe(Math.floor(ranMs / 1000));
+      expect(Math.abs((timers[0]?.startTime ?? 0) - started)).toBeLessThan(250);
+    });
 });
 
 describe('a task deleted with its timer', () => {
