@@ -3,9 +3,10 @@
  * and wants it back with their changes. The entity's queued rows give way to one create with
  * the latest full state under a new local id; rows of other entities that referenced the
  * deleted one (a checklist item created on it offline) now reference the new one and wait
- * for its server id.
+ * for its server id; such a create the server already refused (its task was gone) goes again.
  */
 import type { EditResult } from '../../shared/edits/commands';
+import { settleChangesOf } from '../changes/store';
 import type { Sqlite } from '../db/open';
 import {
   allMutations,
@@ -20,6 +21,7 @@ import {
   operationSpec,
   parseEntityKey,
   type QueuedMutation,
+  retryFailed,
 } from '../outbox';
 import { commitEdit } from './commit';
 import { applyDeleteEffect } from './effects';
@@ -39,10 +41,15 @@ const createFor = (row: QueuedMutation, conflict: QueuedMutation): CreatePlan =>
   return recreate(row, conflict);
 };
 
-/** Rows of other entities that name `from` now name `to` (path parameters, depends_on). */
-const retarget = (db: Sqlite, from: EntityKey, to: EntityKey) => {
+/**
+ * Rows of other entities that name `from` now name `to` (path parameters, depends_on).
+ * Answers the creates among them the server refused because `from` was gone (a checklist
+ * item added offline to the task): they go again, on `to`.
+ */
+const retarget = (db: Sqlite, from: EntityKey, to: EntityKey): QueuedMutation[] => {
   const { kind, id: fromId } = parseEntityKey(from);
   const { id: toId } = parseEntityKey(to);
+  const orphans: QueuedMutation[] = [];
   for (const r of allMutations(db)) {
     if (!r.dependsOn.includes(from) || r.entity === from) continue;
     const refs = operationSpec(r.kind, r.operationId).refs ?? {};
@@ -55,7 +62,14 @@ const retarget = (db: Sqlite, from: EntityKey, to: EntityKey) => {
       JSON.stringify(dependsOn),
       r.mutationId,
     );
+    if (
+      r.state === 'failed' &&
+      kindSpec(r.kind).effect === 'create' &&
+      r.lastError?.kind === 'not-found'
+    )
+      orphans.push(r);
   }
+  return orphans;
 };
 
 /**
@@ -110,8 +124,12 @@ export const recreate = (db: Sqlite, mutationId: number, now: number): EditResul
       );
     }
     const to = entityKey(entity, id);
-    retarget(db, conflict.entity, to);
-    reapplyRows(db, new Set([to]), now);
+    const orphans = retarget(db, conflict.entity, to);
+    for (const r of orphans) {
+      retryFailed(db, r.mutationId, now);
+      settleChangesOf(db, r.mutationId);
+    }
+    reapplyRows(db, new Set([to, ...orphans.map((r) => r.entity)]), now);
     return { entityKind: entity, id, ids: [id], mutationId: applied.mutationId };
   };
   return db.inTransaction ? run() : db.transaction(run)();
