@@ -87,50 +87,59 @@ export const endCase = async (run: CaseRun): Promise<void> => {
   );
 };
 
+/** Edit kinds that make their entity: letting one go means it never was. */
+const makes = (kind: string) =>
+  kind.endsWith('.create') || kind === 'attachment.upload' || kind === 'timer.start';
+
 /**
  * The user's failed edits of what the second client deleted, resolved as the user would: an
- * entity the second client deleted made again (every other one of those asked), the rest let
- * go; then drained again. Failures of anything else stay for the check to report.
+ * entity the second client deleted made again (every other one of those asked; before the
+ * rest, so what hangs on it comes back with it), then the rest let go; drained after each
+ * pass. Failures of anything else stay for the check to report.
  */
 const settleConflicts = async (run: CaseRun, drained: DrainAnswer): Promise<DrainAnswer> => {
   const { model } = run;
   const child = run.child();
   let d = drained;
-  for (let round = 0; round < 4 && d.status.failed.length > 0; round++) {
+  for (let round = 0; round < 6 && d.status.failed.length > 0; round++) {
     const ids = await child.request({ cmd: 'ids' });
-    let acted = false;
-    for (const f of d.status.failed) {
+    const ours = d.status.failed.flatMap((f) => {
       const colon = f.entity.lastIndexOf(':');
       const kind = f.entity.slice(0, colon);
       const id = Number(f.entity.slice(colon + 1));
       const local = ids.mappings.find((m) => m.kind === kind && m.server === id)?.local;
       const key =
         model.byId(kind, id) ?? (local === undefined ? undefined : model.byId(kind, local));
-      if (key === undefined || !model.goneByWriter(key)) continue;
-      acted = true;
+      return key !== undefined && model.goneByWriter(key) ? [{ f, key }] : [];
+    });
+    if (ours.length === 0) break;
+    const again = ours.filter(({ f, key }) => {
       const ent = model.entities.get(key);
-      const own = ent !== undefined && ent.goneAt !== null;
       const parentAlive = ent?.task == null || model.isAlive(ent.task);
-      if (f.state === 'conflict' && own && parentAlive && f.mutationId % 2 === 0) {
-        try {
-          const made = await child.request({
-            cmd: 'resolve',
-            mutationId: f.mutationId,
-            choice: 'recreate',
-          });
-          if (made) {
-            model.apply({ type: 'recreate', key, id: made.id, at: Date.now() });
-            run.log.push(`end: made ${key} again as ${made.id} (edit ${f.mutationId})`);
-            continue;
-          }
-        } catch (error) {
-          run.log.push(`end: cannot make ${key} again: ${(error as Error).message.split('\n')[0]}`);
-        }
+      return f.state === 'conflict' && ent?.goneAt != null && parentAlive && f.mutationId % 2 === 0;
+    });
+    let made = 0;
+    for (const { f, key } of again) {
+      try {
+        const r = await child.request({
+          cmd: 'resolve',
+          mutationId: f.mutationId,
+          choice: 'recreate',
+        });
+        if (!r) continue;
+        model.apply({ type: 'recreate', key, id: r.id, at: Date.now() });
+        run.log.push(`end: made ${key} again as ${r.id} (edit ${f.mutationId})`);
+        made++;
+      } catch (error) {
+        run.log.push(`end: cannot make ${key} again: ${(error as Error).message.split('\n')[0]}`);
       }
-      await child.request({ cmd: 'resolve', mutationId: f.mutationId, choice: 'discard' });
-      run.log.push(`end: let go of ${f.kind} ${f.entity} (${key}, ${f.state})`);
     }
-    if (!acted) break;
+    if (made === 0)
+      for (const { f, key } of ours) {
+        await child.request({ cmd: 'resolve', mutationId: f.mutationId, choice: 'discard' });
+        if (makes(f.kind)) model.apply({ type: 'let-go', key, at: Date.now() });
+        run.log.push(`end: let go of ${f.kind} ${f.entity} (${key}, ${f.state})`);
+      }
     d = await child.request({ cmd: 'drain', maxMs: run.ctx.drainMs });
   }
   return d;

@@ -128,7 +128,9 @@ export type ModelEvent =
    */
   | { type: 'writer-delete'; key: string; at: number; children: string[] }
   /** The user resolved a conflict over it by making it again (a new local id). */
-  | { type: 'recreate'; key: string; id: number; at: number };
+  | { type: 'recreate'; key: string; id: number; at: number }
+  /** The user let go of its create, refused (what it hung on was deleted by the second client). */
+  | { type: 'let-go'; key: string; at: number };
 
 export interface Entity {
   key: string;
@@ -330,6 +332,12 @@ export class Model {
           if (!gone) throw new Error(`no child ${k} of ${e.key}`);
           gone.goneAt = e.at;
         }
+        return;
+      }
+      case 'let-go': {
+        const gone = this.entities.get(e.key) ?? this.timers.get(e.key) ?? this.uploads.get(e.key);
+        if (!gone) throw new Error(`no ${e.key} to let go`);
+        gone.goneAt = e.at;
         return;
       }
       case 'recreate': {
