@@ -469,7 +469,7 @@ class Engine implements SyncEngine {
     if (!this.started || this.paused) return;
     if (this.tickTimer) clearTimeout(this.tickTimer);
     const now = this.now();
-    const candidates = [this.pullSchedule.dueAt];
+    const candidates = [this.pullSchedule.dueAt(now)];
     const retry = outboxStatus(this.replica.db, now).nextRetryAt;
     if (retry !== null && !this.pusher.pausedForAuth) candidates.push(retry);
     const delay = Math.max(10, Math.min(...candidates) - now);
@@ -527,7 +527,7 @@ class Engine implements SyncEngine {
   status(): EngineStatus {
     const now = this.now();
     const s = outboxStatus(this.replica.db, now);
-    const retries = [s.nextRetryAt, this.pullSchedule.retryAfterFailure].filter(
+    const retries = [s.nextRetryAt, this.pullSchedule.retryAfterFailure(now)].filter(
       (n): n is number => n !== null,
     );
     return {

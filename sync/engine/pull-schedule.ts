@@ -9,6 +9,8 @@ export class PullSchedule {
   private failures = 0;
   private retryAt: number | null = null;
   private lastGoodAt = 0;
+  /** When the last outcome came (this machine's clock). */
+  private setAt = 0;
 
   constructor(
     private intervalMs: number,
@@ -28,23 +30,35 @@ export class PullSchedule {
     this.failures = 0;
     this.retryAt = null;
     this.lastGoodAt = now;
+    this.setAt = now;
   }
 
   failed(now: number): void {
     this.failures++;
     this.retryAt = now + nextAttemptDelay(this.failures, undefined, this.random, this.backoff);
+    this.setAt = now;
   }
 
-  /** The retry after a failed pull, or null after one that worked. */
-  get retryAfterFailure(): number | null {
-    return this.retryAt;
+  /**
+   * The retry after a failed pull, or null after one that worked. Due at once when the clock
+   * went back since the failure: a step back must not stretch the wait by the step (issue 23;
+   * the outbox's rows alike, queue.ts `dueAtSql`).
+   */
+  retryAfterFailure(now: number): number | null {
+    return this.retryAt === null ? null : this.wentBack(now) ? now : this.retryAt;
   }
 
   /**
    * When the next pull is due: a failed pull's retry, else the interval after the last good one
-   * (which, after a long time offline, lies in the past: due at once).
+   * (which, after a long time offline, lies in the past: due at once). Due at once, too, when
+   * this machine's clock went back since the last outcome.
    */
-  get dueAt(): number {
+  dueAt(now: number): number {
+    if (this.wentBack(now)) return now;
     return this.retryAt ?? this.lastGoodAt + this.intervalMs;
+  }
+
+  private wentBack(now: number): boolean {
+    return now < this.setAt;
   }
 }

@@ -199,7 +199,19 @@ const firstUnsentTimerRow = `SELECT min(t.mutation_id) FROM outbox t
   WHERE t.entity >= 'timer:' AND t.entity < 'timer;' AND t.state IN ('pending', 'inflight')`;
 
 /**
- * Rows the pusher may send now, in replay order: pending and due; no earlier row of the same
+ * When a pending row is due: at its time (`next_attempt_at`), on this machine's clock. A clock
+ * stepped back since the row was scheduled (an NTP correction; `updated_at` then lies ahead of
+ * now) would stretch its wait by the step: the edit would sit unsent for minutes, until the
+ * clock caught up (issue 23). How much of the wait has passed cannot be told then, so such a
+ * row is due at once: one early attempt at worst, and its next wait is on the new clock.
+ */
+export const dueAtSql = (row: string) =>
+  `CASE WHEN ${row}.updated_at > @now THEN min(${row}.next_attempt_at, @now) ELSE ${row}.next_attempt_at END`;
+/** Due by `dueAtSql` though its time has not come: the clock went back past its scheduling. */
+const clockWentBack = (row: string) => `${row}.updated_at > @now`;
+
+/**
+ * Rows the pusher may send now, in replay order: pending and due (`dueAtSql`); no earlier row of the same
  * entity still queued (in any state); every entity they reference known to the server (no
  * local key left in depends_on); for a delete, no earlier pending or in-flight row that
  * references the entity (a child created under it goes first); and for a timer, no earlier
@@ -218,7 +230,7 @@ export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutati
       // One statement per pool size. A local key in depends_on (a JSON array of keys) reads
       // `kind:-id`: found in its text, for a fraction of unpacking the array in every row.
       `SELECT o.mutation_id FROM outbox o NOT INDEXED
-       WHERE o.state = 'pending' AND o.next_attempt_at <= @now
+       WHERE o.state = 'pending' AND (o.next_attempt_at <= @now OR ${clockWentBack('o')})
          AND NOT EXISTS (
            SELECT 1 FROM outbox e WHERE e.entity = o.entity AND e.mutation_id < o.mutation_id)
          AND instr(o.depends_on, ':-') = 0

@@ -4,6 +4,7 @@
  */
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
+import { dueAtSql } from './queue';
 import type { EntityKey, MutationKind, MutationState, OutboxError } from './types';
 
 export interface FailedEdit {
@@ -78,9 +79,10 @@ export const outboxStatus = (db: Sqlite, now: number): OutboxStatus => {
   const retrying = (
     stmt(
       db,
-      `SELECT mutation_id, kind, entity, attempts, next_attempt_at, last_error FROM outbox
+      `SELECT mutation_id, kind, entity, attempts, ${dueAtSql('outbox')} AS next_attempt_at,
+         last_error FROM outbox
        WHERE state = 'pending' AND last_error IS NOT NULL ORDER BY mutation_id`,
-    ).all() as {
+    ).all({ now }) as {
       mutation_id: number;
       kind: MutationKind;
       entity: EntityKey;
@@ -98,7 +100,8 @@ export const outboxStatus = (db: Sqlite, now: number): OutboxStatus => {
   }));
   const next = stmt(
     db,
-    "SELECT min(next_attempt_at) AS at FROM outbox WHERE state = 'pending' AND next_attempt_at > ?",
-  ).get(now) as { at: number | null };
+    `SELECT min(at) AS at FROM (SELECT ${dueAtSql('outbox')} AS at FROM outbox
+       WHERE state = 'pending') WHERE at > @now`,
+  ).get({ now }) as { at: number | null };
   return { pendingByKind, pending, inflight, failed, retrying, nextRetryAt: next.at };
 };

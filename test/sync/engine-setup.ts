@@ -12,8 +12,8 @@ import { admin, demoClient, startDemoServer, tempDir } from './support';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** What a test may set of its engine's schedule. */
-export type TestEngineOptions = Pick<EngineOptions, 'pullIntervalMs' | 'backoff'>;
+/** What a test may set of its engine's schedule, and its clock (the client's too). */
+export type TestEngineOptions = Pick<EngineOptions, 'pullIntervalMs' | 'backoff' | 'now'>;
 
 /**
  * An engine on `client`'s server, not started: a fresh data folder, fast retries, no timer
@@ -49,7 +49,7 @@ export const engineSetup = () => {
         ? await startServer({ dataDir: null, admin: true, seed: { kind: 'demo' }, quirks })
         : await startDemoServer();
     if (skewMs !== 0) await admin(server, 'clock', { offsetMs: skewMs });
-    const client = await demoClient(server);
+    const client = await demoClient(server, 1, 'demo', options.now);
     const engine = testEngine(client, 'engine-', options);
     opened = { server, client, engine };
     engine.start();

@@ -20,11 +20,14 @@ export const demoClient = async (
   server: RunningServer,
   orgId = 1,
   who: 'demo' | 'other' = 'demo',
+  /** This machine's clock as the session and client read it (an engine's, shared). */
+  clock?: () => number,
 ): Promise<ApiClient> => {
   const session = await signIn(
     server.url,
     who === 'demo' ? demo.email : demo.other,
     who === 'demo' ? demo.password : demo.otherPassword,
+    clock ? { clock } : {},
   );
   return createApiClient({ baseUrl: server.url, orgId, session });
 };
