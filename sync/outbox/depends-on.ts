@@ -27,8 +27,35 @@ const taskOfTimer = (db: Sqlite, trackId: number): EntityKey | null => {
 };
 
 /**
- * The entity keys a request references (and its own, while local): see `depends_on`. A
- * delete is not sent while an earlier row names the entity it deletes.
+ * What holds a task (its project and space) or a project (its space): their deletes take it
+ * with them on the server, so they must wait for the edits queued on it before them too. A
+ * file or checklist item made on a project's task names the task only: without this, the
+ * project's delete could get there first and the create would fail on a task gone.
+ */
+const holdersOf = (db: Sqlite, key: EntityKey): EntityKey[] => {
+  const { kind, id } = parseEntityKey(key);
+  const row =
+    kind === 'task'
+      ? (stmt(
+          db,
+          'SELECT project_id AS project, space_id AS space FROM tasks WHERE task_id = ?',
+        ).get(id) as { project: number | null; space: number | null } | undefined)
+      : kind === 'project'
+        ? (stmt(
+            db,
+            'SELECT NULL AS project, space_id AS space FROM projects WHERE project_id = ?',
+          ).get(id) as { project: null; space: number | null } | undefined)
+        : undefined;
+  if (!row) return [];
+  return [
+    ...(row.project === null ? [] : [canonicalKey(db, 'project', row.project)]),
+    ...(row.space === null ? [] : [canonicalKey(db, 'space', row.space)]),
+  ];
+};
+
+/**
+ * The entity keys a request references (and its own, while local), and what holds them: see
+ * `depends_on`. A delete is not sent while an earlier row names the entity it deletes.
  */
 export const dependsOnOf = (
   db: Sqlite,
@@ -46,5 +73,6 @@ export const dependsOnOf = (
     const task = taskOfTimer(db, self.id);
     if (task) keys.add(task);
   }
+  for (const key of [...keys]) for (const holder of holdersOf(db, key)) keys.add(holder);
   return [...keys];
 };
