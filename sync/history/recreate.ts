@@ -131,11 +131,13 @@ export const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
     }
     case 'timer': {
       const taskId = resolveId(db, 'task', copy.taskId);
+      // Its duration kept (pauses left out); an entry under a second (0 s) spans 1 ms, as
+      // the API takes no empty range.
       const made = run(io, {
         kind: 'timer.range',
         taskId,
         startTime: copy.startTime,
-        endTime: copy.startTime + copy.durationSeconds * 1000,
+        endTime: copy.startTime + Math.max(1, copy.durationSeconds * 1000),
       });
       noteMoved(db, 'timer', e.id, made.id);
       const patch: JsonObject = {};
