@@ -125,8 +125,9 @@ export const redo = (io: HistoryIo): StepOutcome | null =>
       try {
         r = io.apply(c);
       } catch (error) {
-        // Its entity is gone (deleted since): the rest of the step still goes.
-        if (error instanceof EditError && error.code === 'not-found') {
+        // Its entity is gone (deleted since), or its timer cannot make the move again (stopped
+        // since: a stop is never undone): the rest of the step still goes.
+        if (error instanceof EditError && (error.code === 'not-found' || e.t === 'move')) {
           notes.push(`${error.message}: skipped`);
           entries.push(e);
           continue;

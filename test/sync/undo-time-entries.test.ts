@@ -60,3 +60,34 @@ describe('undo of a time entry deleted on the server', () => {
     expect(back[0]?.state).toBe('STOPPED');
   });
 });
+
+describe('redo of a timer move', () => {
+  // A stop cannot be undone (the service has no restart): its redo found the timer stopped
+  // and threw, and every redo after it too.
+  it('redoes a stop whose undo changed nothing: a no-op, not an error', async () => {
+    const { engine } = await setUp();
+    const taskId = aTask(engine);
+    const started = engine.edit({ kind: 'timer.start', taskId });
+    engine.edit({ kind: 'timer.stop', trackId: started.id });
+    expect(engine.undo()?.kind).toBe('timer.stop');
+    expect(engine.redo()?.kind).toBe('timer.stop');
+    expect(engine.redo()).toBeNull();
+    await settle(engine);
+  });
+
+  it('redoes a pause whose timer was stopped since: a no-op', async () => {
+    const { engine } = await setUp();
+    const taskId = aTask(engine);
+    const a = engine.edit({ kind: 'timer.start', taskId });
+    engine.edit({ kind: 'timer.pause', trackId: a.id });
+    // A second start stops the first; its undo leaves that one stopped.
+    engine.edit({ kind: 'timer.start', taskId });
+    expect(engine.undo()?.kind).toBe('timer.start');
+    expect(engine.undo()?.kind).toBe('timer.pause');
+    expect(engine.redo()?.kind).toBe('timer.pause');
+    expect(
+      engine.replica.db.prepare('SELECT state FROM timers WHERE track_id = ?').pluck().get(a.id),
+    ).toBe('STOPPED');
+    await settle(engine);
+  });
+});
