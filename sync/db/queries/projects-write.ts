@@ -116,8 +116,22 @@ export const writeProject = (db: Sqlite, p: Project): void => {
   if (p.customFields) upsertFieldDefinitions(db, p.customFields);
 };
 
-/** Removes projects with their tasks, tags, members and files. */
-export const deleteProjects = (db: Sqlite, projectIds: readonly number[]): number => {
+/**
+ * What a removal of projects or a space takes. `fieldDefinitions: false` keeps the custom
+ * field definitions: a delete the user just made may be undone before it is sent, and the
+ * tasks it puts back (with edits queued on them) need their definitions; the server's
+ * tombstone drops them at the next pull.
+ */
+export interface RemovalOptions {
+  fieldDefinitions?: boolean;
+}
+
+/** Removes projects with their tasks, tags, members, files and field definitions. */
+export const deleteProjects = (
+  db: Sqlite,
+  projectIds: readonly number[],
+  { fieldDefinitions = true }: RemovalOptions = {},
+): number => {
   if (projectIds.length === 0) return 0;
   const ids = JSON.stringify(projectIds);
   const taskIds = stmt(
@@ -131,9 +145,10 @@ export const deleteProjects = (db: Sqlite, projectIds: readonly number[]): numbe
   for (const table of ['project_tags', 'project_members', 'attachments']) {
     stmt(db, `DELETE FROM ${table} WHERE project_id IN (SELECT value FROM json_each(?))`).run(ids);
   }
-  stmt(db, 'DELETE FROM custom_fields WHERE project_id IN (SELECT value FROM json_each(?))').run(
-    ids,
-  );
+  if (fieldDefinitions)
+    stmt(db, 'DELETE FROM custom_fields WHERE project_id IN (SELECT value FROM json_each(?))').run(
+      ids,
+    );
   return stmt(db, 'DELETE FROM projects WHERE project_id IN (SELECT value FROM json_each(?))').run(
     ids,
   ).changes;
@@ -196,15 +211,17 @@ export const writeSpace = (db: Sqlite, s: Space): void => {
 };
 
 /** Removes a space with its members, its own field definitions, its projects and their tasks. */
-export const deleteSpace = (db: Sqlite, spaceId: number): void => {
+export const deleteSpace = (db: Sqlite, spaceId: number, options: RemovalOptions = {}): void => {
   const projects = stmt(db, 'SELECT project_id FROM projects WHERE space_id = ?').all(spaceId) as {
     project_id: number;
   }[];
   deleteProjects(
     db,
     projects.map((p) => p.project_id),
+    options,
   );
-  stmt(db, 'DELETE FROM custom_fields WHERE space_id = ? AND project_id IS NULL').run(spaceId);
+  if (options.fieldDefinitions !== false)
+    stmt(db, 'DELETE FROM custom_fields WHERE space_id = ? AND project_id IS NULL').run(spaceId);
   stmt(db, 'DELETE FROM space_members WHERE space_id = ?').run(spaceId);
   stmt(db, 'DELETE FROM spaces WHERE space_id = ?').run(spaceId);
 };

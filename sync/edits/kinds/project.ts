@@ -100,7 +100,8 @@ export const project: EntityModule<'project'> = {
     'project.delete': {
       apply: remove,
       effect: (db, { id }) => {
-        deleteProjects(db, [id]);
+        // Its field definitions stay until the server's tombstone: an undo may put it back.
+        deleteProjects(db, [id], { fieldDefinitions: false });
         return true;
       },
     },

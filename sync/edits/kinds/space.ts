@@ -90,7 +90,8 @@ export const space: EntityModule<'space'> = {
     'space.delete': {
       apply: remove,
       effect: (db, { id }) => {
-        deleteSpace(db, id);
+        // Its field definitions stay until the server's tombstone: an undo may put it back.
+        deleteSpace(db, id, { fieldDefinitions: false });
         return true;
       },
     },
