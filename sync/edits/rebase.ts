@@ -37,6 +37,7 @@ import {
   same,
 } from './merge';
 import { reapplyRow, rowsToReapply } from './reapply';
+import { entitiesOf, mergeRowSets, snapshotRows } from './snapshot';
 import { currentId } from './state';
 import { deletedAfter } from './superseded';
 import { refreshCounts } from './write-tasks';
@@ -126,17 +127,41 @@ export const reapplyPending = (
 };
 
 /**
+ * Deletes still waiting whose base holds `key` (a task in a space being deleted) take its
+ * rows as the server now has them, just written from an answer: undone before it is sent,
+ * such a delete puts back the server's copy, not the one from before the edit.
+ */
+const refreshDeleteBases = (db: Sqlite, key: string) => {
+  const { kind, id } = parseEntityKey(key);
+  if (id < 0 || !entityExists(db, kind, id)) return;
+  let rows: ReturnType<typeof snapshotRows> | null = null;
+  for (const d of select(db, `state = 'pending' AND kind IN (${deepDeleteKinds})`)) {
+    if (
+      d.entity === key ||
+      !isEditBase(d.base) ||
+      !entitiesOf(d.base.rows).includes(key as EntityKey)
+    )
+      continue;
+    rows ??= snapshotRows(db, kind, id, false);
+    setBase(db, d.mutationId, { ...d.base, rows: mergeRowSets(d.base.rows, rows) });
+  }
+};
+const deepDeleteKinds = "'task.delete', 'project.delete', 'space.delete'";
+
+/**
  * After an answer to an edit of `key`, which rewrote that entity's own row only: its other
  * queued rows are merged with the answer, this engine's own write, and shown on top again
  * (the rows depending on it are as they were).
  */
-export const rebaseOwnRows = (db: Sqlite, key: string, options: RebaseOptions): RebaseReport =>
-  rebaseRows(
+export const rebaseOwnRows = (db: Sqlite, key: string, options: RebaseOptions): RebaseReport => {
+  refreshDeleteBases(db, key);
+  return rebaseRows(
     db,
     select(db, "state IN ('pending', 'inflight') AND entity = ?", key),
     new Set([key]),
     { ...options, own: new Set([key]) },
   );
+};
 
 const rebaseRows = (
   db: Sqlite,
@@ -166,7 +191,14 @@ const rebaseRows = (
     const deep = kindSpec(r.kind).effect === 'delete' && id > 0 && touches(touched, r.entity);
     if (deep && r.state === 'pending') {
       const now = snapshotBase(db, kind, id, true);
-      if (now.state !== null) setBase(db, r.mutationId, now);
+      // What the delete removed here (a space's projects and their tasks) is not in the
+      // replica to snapshot again: it stays as the base had it.
+      if (now.state !== null)
+        setBase(
+          db,
+          r.mutationId,
+          isEditBase(r.base) ? { ...now, rows: mergeRowSets(r.base.rows, now.rows) } : now,
+        );
     }
   }
 

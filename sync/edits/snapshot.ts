@@ -69,6 +69,59 @@ export const withEntityRows = (
 };
 
 /**
+ * The owners a snapshot holds the rows of, per table: those of its rows, and for the tables of
+ * rows wholly an entity's, every entity of it in the snapshot (a task without tags had none:
+ * its tags go, or are taken, even when the snapshot lists none).
+ */
+const ownersIn = (rows: RowSet): Map<string, Set<unknown>> => {
+  const { keys, children } = tables();
+  const owners = new Map<string, Set<unknown>>();
+  const own = (table: string, ids: unknown[]) => {
+    const set = owners.get(table) ?? new Set();
+    for (const v of ids) set.add(v);
+    owners.set(table, set);
+  };
+  for (const [table, list] of Object.entries(rows)) {
+    const col = keys.get(table);
+    if (col)
+      own(
+        table,
+        list.map((r) => r[col]),
+      );
+  }
+  for (const {
+    column,
+    tables: [parent, ...wholly],
+  } of children)
+    for (const child of wholly)
+      own(
+        child,
+        (rows[parent as string] ?? []).map((r) => r[column]),
+      );
+  return owners;
+};
+
+/**
+ * `older` brought up to date with `newer`: the rows of every owner `newer` holds (an entity's
+ * own rows, and the rows wholly its, even none: a task without tags has none) come from it;
+ * the other owners' rows stay as `older` had them. A deep snapshot taken again after a pull
+ * re-sent an entity whose delete waits: what the delete removed here is only in the older.
+ */
+export const mergeRowSets = (older: RowSet, newer: RowSet): RowSet => {
+  const { keys } = tables();
+  const owners = ownersIn(newer);
+  const out: RowSet = {};
+  for (const table of new Set([...Object.keys(older), ...Object.keys(newer)])) {
+    const col = keys.get(table);
+    const taken = owners.get(table) ?? new Set();
+    const kept = (older[table] ?? []).filter((r) => col === undefined || !taken.has(r[col]));
+    const rows = [...kept, ...(newer[table] ?? [])];
+    if (rows.length > 0) out[table] = rows;
+  }
+  return out;
+};
+
+/**
  * Tables a snapshot may name, each with the column naming its owner; and per entity, its own
  * table and the tables of rows wholly its (a task's tags, a project's members).
  */
@@ -94,32 +147,9 @@ const isRowSet = (v: Json, keys: ReadonlyMap<string, string>): v is RowSet =>
  * triggers on `tasks` keep the search index in step.
  */
 export const restoreRows = (db: Sqlite, rows: Json): void => {
-  const { keys, children } = tables();
+  const { keys } = tables();
   if (!isRowSet(rows, keys)) throw new TypeError('not a row snapshot');
-  const owners = new Map<string, Set<unknown>>();
-  const own = (table: string, ids: unknown[]) => {
-    const set = owners.get(table) ?? new Set();
-    for (const v of ids) set.add(v);
-    owners.set(table, set);
-  };
-  for (const [table, list] of Object.entries(rows)) {
-    const col = keys.get(table);
-    if (col)
-      own(
-        table,
-        list.map((r) => r[col]),
-      );
-  }
-  // A task without tags had none: its tags now go even when the snapshot lists none.
-  for (const {
-    column,
-    tables: [parent, ...wholly],
-  } of children)
-    for (const child of wholly)
-      own(
-        child,
-        (rows[parent as string] ?? []).map((r) => r[column]),
-      );
+  const owners = ownersIn(rows);
   for (const [table, ids] of owners) {
     const col = keys.get(table);
     if (col) stmt(db, `DELETE FROM ${table} WHERE ${col} IN ${IN}`).run(JSON.stringify([...ids]));
