@@ -94,6 +94,29 @@ export const gatherItems = (o: JsonObject): JsonObject => {
 };
 
 /**
+ * Item fields gathered into a patch: each list names the items given, a null one cleared (a
+ * patch names only the items it changes, unlike a state, which leaves cleared ones out).
+ */
+export const gatherPatch = (o: JsonObject): JsonObject => {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(o)) {
+    const m = ITEM_KEY.exec(k);
+    const key = m?.[1] ? keyedLists[m[1]] : undefined;
+    if (m?.[1] && key) {
+      const list = (out[m[1]] ?? []) as Json[];
+      out[m[1]] = [...list, { [key]: Number(m[2]), value: v }];
+    } else out[k] = v;
+  }
+  return out;
+};
+
+/** The name of the list an item field (`customFieldValues[7]`) is of, or the field's own. */
+export const listOfItem = (field: string): string => {
+  const m = ITEM_KEY.exec(field);
+  return m?.[1] && Object.hasOwn(keyedLists, m[1]) ? m[1] : field;
+};
+
+/**
  * Edit marks as item marks: a mark of a whole keyed list (a row of an older build) marks every
  * item of that list in `spread`.
  */

@@ -5,6 +5,7 @@
  * undo cannot reverse is said in `notes`.
  */
 import { type EditCommand, editCommand } from '../../shared/edits/commands';
+import { gatherPatch, listOfItem, spreadItems } from '../../shared/edits/keyed-lists';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { entityExists, entityState } from '../edits/entities';
@@ -17,6 +18,7 @@ import {
   type JsonObject,
   mayHaveReachedServer,
 } from '../outbox';
+import { pick } from './capture';
 import { nounOf } from './label';
 import { recreate } from './recreate';
 import { resolveId } from './remap';
@@ -63,29 +65,38 @@ const setBack = (io: UndoIo, entity: EntityKind, id: number, target: JsonObject)
   else io.notes.push(`its ${Object.keys(patch).join(', ')} could not be set back`);
 };
 
-/** An update: each field back to its value before, unless someone changed it since. */
+/**
+ * An update: each field back to its value before, unless someone changed it since. A keyed
+ * list (custom field values) goes item by item, as a patch names them: an item the step gave a
+ * value to that had none is cleared, and another's change of another item is no change of this.
+ */
 const undoUpdate = (io: UndoIo, e: UpdateEntry) => {
   const id = resolveId(io.db, e.entity, e.id);
-  const now = entityState(io.db, e.entity, id);
-  if (!now) {
+  const state = entityState(io.db, e.entity, id);
+  if (!state) {
     io.notes.push(`the ${nounOf(e.entity)} is gone, nothing to undo`);
     return;
   }
+  const [before, after, now] = spreadItems([
+    e.before,
+    e.after,
+    pick(state, Object.keys(e.after)),
+  ]).map((o) => o ?? {}) as [JsonObject, JsonObject, JsonObject];
   const revert: JsonObject = {};
-  const kept: string[] = [];
-  for (const k of Object.keys(e.after)) {
-    if (!same(now[k], e.after[k])) kept.push(k);
-    else if (!same(now[k], e.before[k])) {
-      if (Object.hasOwn(e.before, k)) revert[k] = e.before[k] ?? null;
+  const kept = new Set<string>();
+  for (const k of Object.keys(after)) {
+    if (!same(now[k], after[k])) kept.add(listOfItem(k));
+    else if (!same(now[k], before[k])) {
+      if (Object.hasOwn(before, k)) revert[k] = before[k] ?? null;
       else io.notes.push(`its ${k} could not be cleared`);
     }
   }
-  if (kept.length > 0) io.notes.push(`${kept.join(', ')} changed since, left as it is`);
+  if (kept.size > 0) io.notes.push(`${[...kept].join(', ')} changed since, left as it is`);
   if (Object.keys(revert).length === 0) {
-    if (kept.length > 0) io.notes.push('nothing was undone');
+    if (kept.size > 0) io.notes.push('nothing was undone');
     return;
   }
-  setBack(io, e.entity, id, revert);
+  setBack(io, e.entity, id, gatherPatch(revert));
 };
 
 const deleteCommand = (entity: EntityKind, id: number): EditCommand | null => {
