@@ -277,7 +277,9 @@ export class Model {
   /** The user's value of a field: the last the user gave it, or its initial one. */
   userValue(key: string, field: Field): Value {
     const h = this.history(this.must(key), field);
-    return last(h.sets)?.value ?? h.initial;
+    // A set of null (a clear) is a value like any: not the initial one.
+    const set = last(h.sets);
+    return set ? set.value : h.initial;
   }
 
   /** The entity has the field (a custom field: on project tasks only). */

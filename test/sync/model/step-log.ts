@@ -60,7 +60,8 @@ const priorOf = (run: CaseRun, key: string, field: string): Prior => {
       ? u.names
       : model.fieldHistory(key, field as never);
   const set = h.sets[h.sets.length - 1];
-  const prev = h.sets[h.sets.length - 2]?.value ?? h.initial;
+  const before = h.sets[h.sets.length - 2];
+  const prev = before ? before.value : h.initial;
   const earlier = h.writes.filter((w) => set === undefined || w.at < set.at);
   return { values: unique([prev, ...earlier.flatMap((w) => [w.value, w.before])]) };
 };

@@ -124,18 +124,9 @@ const undone = async (
       if (!before) throw new UndoMismatch(`undo: ${key} is alive in the model, not in the replica`);
       const after = await fieldsNow(run, key);
       if (!after) throw new UndoMismatch(`undo: ${key} left the replica`);
-      // Custom fields are one list to the engine (customFieldValues): a step of one is
-      // undone or kept whole, and its set back names the others too.
-      const cf = Object.keys(e.values).some((f) => f.startsWith('cf:'));
+      // Custom fields go item by item, as the engine compares and sets them back.
       const ent = model.entities.get(key);
-      const written = (f: string) =>
-        (ent?.fields.get(f as Field)?.writes.length ?? 0) > 0 ||
-        (cf && f.startsWith('cf:') && ent?.writerChanges.some((c) => c.field.startsWith('cf:')));
-      const listKept =
-        cf &&
-        [...(ent?.fields.keys() ?? [])].some(
-          (f) => f.startsWith('cf:') && valueIn(before, f) !== valueIn(after, f),
-        ) === false;
+      const written = (f: string) => (ent?.fields.get(f as Field)?.writes.length ?? 0) > 0;
       const back: Record<string, Value> = {};
       for (const [f, set] of Object.entries(e.values)) {
         const was = valueIn(before, f);
@@ -143,7 +134,7 @@ const undone = async (
         const prior = e.prior[f] ?? { values: [] };
         // sync/history's rule: a field still as the step set it goes back; one changed since
         // (by someone else: the user's own later steps were undone first) stays.
-        if (was === set && !(listKept && written(f))) {
+        if (was === set) {
           if (now === was || !fits(now, prior))
             throw new UndoMismatch(
               `undo of ${key}.${f} = ${show(set)}: the replica has ${show(now)}, the model expects one of ${show(prior.values)}${prior.near === undefined ? '' : ` or about ${prior.near}`}`,
@@ -160,11 +151,6 @@ const undone = async (
             );
         }
       }
-      // The other custom fields the set back carried: the user's values again, at the undo.
-      if (cf)
-        for (const f of ent?.fields.keys() ?? [])
-          if (f.startsWith('cf:') && !(f in e.values) && valueIn(before, f) !== valueIn(after, f))
-            back[f] = valueIn(after, f);
       setAll(run, key, back, at);
       return;
     }

@@ -186,7 +186,8 @@ const fieldEdit = async (run: CaseRun, act: { a: FieldEdit; i: number; n: number
       const t = pickOf(timers, act.i);
       if (!t) return;
       const field = act.a === 'timer.notes' ? 'notes' : 'billing';
-      const current = last(t.fields[field].sets)?.value ?? t.fields[field].initial;
+      const lastSet = last(t.fields[field].sets);
+      const current = lastSet ? lastSet.value : t.fields[field].initial;
       const value: string | null =
         field === 'notes'
           ? act.n % 3 === 0 && current !== null
