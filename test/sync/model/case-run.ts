@@ -6,6 +6,7 @@
 import type { EditCommand } from '../../../shared/edits/commands';
 import { EngineChild } from './child';
 import type { Model } from './model';
+import type { UserSteps } from './model-history';
 import type { EditAnswer } from './protocol';
 import type { SecondClient } from './second-client';
 import type { ModelServer, SeededOrg } from './server-side';
@@ -90,6 +91,10 @@ export interface CaseRun {
   prefix: string;
   orgs: SeededOrg[];
   model: Model;
+  /** The model's own undo history of the user's steps. */
+  steps: UserSteps;
+  /** What the last action did, when its step says so itself (an undo: `undo` or `no-op`). */
+  did: string | undefined;
   dataDir: string;
   /** The org open now (0 or 1), and those opened in this case. */
   current: number;

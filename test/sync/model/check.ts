@@ -27,6 +27,34 @@ export const TIME_TOLERANCE_MS = 250;
 
 const show = (v: Value | undefined) => (v === undefined ? '(absent)' : JSON.stringify(v));
 
+type Row = ServerState['tasks' | 'items' | 'spaces' | 'projects'][number];
+
+/**
+ * Where a task or a project is on the server against where the user put it: a project task
+ * in its project, a subtask under its parent, a project in its space. Null when right.
+ */
+const placementOf = (
+  e: Expectations['entities'][number],
+  row: Row,
+  keyToSid: ReadonlyMap<string, number | undefined>,
+  want: Expectations,
+): string | null => {
+  const holder = e.within === null ? undefined : want.entities.find((x) => x.key === e.within);
+  const holderId = e.within === null ? null : (keyToSid.get(e.within) ?? null);
+  if (e.kind === 'task' && 'parentTaskId' in row) {
+    const parent = holder?.kind === 'task' ? holderId : null;
+    if (row.parentTaskId !== parent)
+      return `has parent ${row.parentTaskId}, not ${parent} (${e.within ?? 'none'})`;
+    // A subtask is where its parent is: its project is checked on the parent.
+    const project = holder?.kind === 'project' ? holderId : null;
+    if (holder?.kind !== 'task' && row.projectId !== project)
+      return `is in project ${row.projectId}, not ${project} (${e.within ?? 'none'})`;
+  }
+  if (e.kind === 'project' && 'spaceId' in row && row.spaceId !== holderId)
+    return `is in space ${row.spaceId}, not ${holderId} (${e.within})`;
+  return null;
+};
+
 export const checkOrg = (
   want: Expectations,
   v: OrgView,
@@ -45,9 +73,14 @@ export const checkOrg = (
     checklist: new Set<number>(),
     attachment: new Set<number>(),
     timer: new Set<number>(),
+    space: new Set<number>(),
+    project: new Set<number>(),
   };
-  const taskKeyToSid = new Map<string, number | undefined>();
-  for (const e of want.entities) if (e.kind === 'task') taskKeyToSid.set(e.key, sid('task', e.id));
+  // Every entity's server id by its key: tasks (what items, files and timers hang on), and
+  // the projects, parents and spaces that hold tasks and projects.
+  const keyToSid = new Map<string, number | undefined>();
+  for (const e of want.entities) keyToSid.set(e.key, sid(e.kind, e.id));
+  const taskKeyToSid = keyToSid;
   // The server ids of everything alive in this org. Items, files and timers are deleted for
   // real, and SQLite gives a deleted row's id to the next row made: a dead entity's id names
   // it only while no live entity has taken it and the row hangs where it did.
@@ -61,16 +94,22 @@ export const checkOrg = (
   const stillThere = (kind: keyof typeof known, id: number | undefined) =>
     id !== undefined && !known[kind].has(id);
 
-  // ---- tasks and checklist items: rules 1, 2, 3 ----
+  // ---- tasks, checklist items, spaces and projects: rules 1, 2, 3 ----
   for (const e of want.entities.filter((x) => x.org === v.org)) {
     const id = sid(e.kind, e.id);
     const parent = e.task === null ? undefined : taskKeyToSid.get(e.task);
+    const inOrg = (r: { id: number; orgId: number }) =>
+      r.id === id && (e.alive || r.orgId === orgId);
     const row =
       id === undefined || !(e.alive || stillThere(e.kind, id))
         ? undefined
         : e.kind === 'task'
-          ? v.server.tasks.find((t) => t.id === id && (e.alive || t.orgId === orgId))
-          : v.server.items.find((c) => c.id === id && (e.alive || c.taskId === parent));
+          ? v.server.tasks.find(inOrg)
+          : e.kind === 'space'
+            ? v.server.spaces.find(inOrg)
+            : e.kind === 'project'
+              ? v.server.projects.find(inOrg)
+              : v.server.items.find((c) => c.id === id && (e.alive || c.taskId === parent));
     const live = row !== undefined && !('deleted' in row && row.deleted);
     const line = [
       `${e.kind} ${e.key} (id ${e.id} -> ${id ?? 'none'})${e.alive ? '' : ' deleted'}:`,
@@ -101,6 +140,8 @@ export const checkOrg = (
       fail('3 exactly once', `task ${e.key} (server ${id}) is in org ${row.orgId}, not ${orgId}`);
     if ('taskId' in row && row.taskId !== parent)
       fail('3 exactly once', `item ${e.key} is on task ${row.taskId}, not ${parent} (${e.task})`);
+    const placed = placementOf(e, row, keyToSid, want);
+    if (placed) fail('3 exactly once', `${e.kind} ${e.key} (server ${id}) ${placed}`);
     const replicaRow =
       e.kind === 'task'
         ? v.replica?.tasks.find((t) => t.id === id)
@@ -165,7 +206,14 @@ export const checkOrg = (
     }
     if (t.state !== 'RUNNING' && row.durationSeconds !== t.durationSeconds)
       bad.push(`duration ${row.durationSeconds}s, want ${t.durationSeconds}s`);
-    if (Math.abs(row.startTime - t.startTime) > TIME_TOLERANCE_MS)
+    // A block the user gave: its start as given (or the entry's own), its end start + duration.
+    if (t.exact && row.startTime !== t.startTime)
+      bad.push(`startTime ${row.startTime}, want exactly ${t.startTime}`);
+    const blockEnd =
+      t.exact && t.endTime !== null ? t.endTime : row.startTime + row.durationSeconds * 1000;
+    if (t.block && row.endTime !== blockEnd)
+      bad.push(`endTime ${row.endTime}, want ${blockEnd} (a block the user gave)`);
+    if (!t.exact && Math.abs(row.startTime - t.startTime) > TIME_TOLERANCE_MS)
       bad.push(
         `startTime ${row.startTime} is ${row.startTime - t.startTime} ms off the user's start in server time`,
       );
@@ -222,6 +270,13 @@ export const checkOrg = (
         '3 exactly once',
         `task ${t.id} "${String(t.fields.title)}" in org ${orgId} is a twin or a stray`,
       );
+  for (const kind of ['space', 'project'] as const)
+    for (const p of v.server[`${kind}s`])
+      if (p.orgId === orgId && !p.deleted && !known[kind].has(p.id))
+        fail(
+          '3 exactly once',
+          `${kind} ${p.id} "${String(p.fields.name)}" in org ${orgId} is a twin or a stray`,
+        );
   const serverItems = v.server.items.filter((c) => liveTaskIds.has(c.taskId));
   for (const c of serverItems)
     if (!known.checklist.has(c.id))

@@ -11,6 +11,7 @@ import { createApiClient, createSession, signIn } from '../../../sync/api';
 import type { Session, SessionTokens } from '../../../sync/api/session';
 import { timerDto } from '../../../sync/db/queries/activity-read';
 import type { TimersTable } from '../../../sync/db/types';
+import { entityState } from '../../../sync/edits/entities';
 import { openEngine } from '../../../sync/engine/engine';
 import type { EngineStatus, SyncEngine } from '../../../sync/engine/engine-api';
 import {
@@ -52,6 +53,18 @@ const clock = () => {
   const t = Date.now();
   if (capturing && capturedAt === null) capturedAt = t;
   return t;
+};
+
+/** Runs `fn` with the clock recording its first reading (the time its edits were applied). */
+const clocked = <T>(fn: () => T): { value: T; at: number | null } => {
+  capturing = true;
+  capturedAt = null;
+  try {
+    const value = fn();
+    return { value, at: capturedAt };
+  } finally {
+    capturing = false;
+  }
 };
 
 const sessionFor = async (r: OpenRequest): Promise<Session> => {
@@ -112,7 +125,14 @@ const ids = (engine: SyncEngine): IdsAnswer => {
   const queued = (
     db.prepare('SELECT DISTINCT entity FROM outbox').all() as { entity: string }[]
   ).map((r) => r.entity);
-  return { mappings, queued };
+  const moved = db
+    .prepare('SELECT kind, from_id AS "from", to_id AS "to" FROM history_ids')
+    .all() as {
+    kind: string;
+    from: number;
+    to: number;
+  }[];
+  return { mappings, queued, moved };
 };
 
 const dump = (engine: SyncEngine): ReplicaDump => {
@@ -203,17 +223,18 @@ const handle = async (r: ChildRequest): Promise<unknown> => {
     case 'close':
       return doClose();
     case 'edit': {
-      const engine = engineOf();
-      capturing = true;
-      capturedAt = null;
-      try {
-        const result = engine.edit(r.command);
-        if (capturedAt === null) throw new Error('the engine applied an edit without its clock');
-        return { result, at: capturedAt };
-      } finally {
-        capturing = false;
-      }
+      const result = clocked(() => engineOf().edit(r.command));
+      if (result.at === null) throw new Error('the engine applied an edit without its clock');
+      return { result: result.value, at: result.at };
     }
+    case 'undo':
+    case 'redo': {
+      const engine = engineOf();
+      const done = clocked(() => (r.cmd === 'undo' ? engine.undo() : engine.redo()));
+      return { step: done.value, at: done.value === null ? null : done.at };
+    }
+    case 'state':
+      return entityState(engineOf().replica.db, r.kind, r.id);
     case 'sync': {
       const engine = engineOf();
       const asked = Date.now();

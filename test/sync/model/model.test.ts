@@ -368,3 +368,112 @@ describe('model: entities, timers and files', () => {
     expect(m.nextUserValue('c', 'completed')).toBe(true);
   });
 });
+
+describe('model: places, subtasks, time added by hand, undone deletes', () => {
+  const places = () => {
+    const m = seeded();
+    m.apply({
+      type: 'seed',
+      kind: 'space',
+      key: 'sp',
+      org: 0,
+      id: 1,
+      within: null,
+      fields: { name: 'S' },
+    });
+    m.apply({
+      type: 'seed',
+      kind: 'project',
+      key: 'pj',
+      org: 0,
+      id: 2,
+      within: 'sp',
+      fields: { name: 'P' },
+    });
+    m.apply({
+      type: 'create-task',
+      key: 'pt',
+      org: 0,
+      id: -1,
+      at: 10,
+      fields: { title: 'PT' },
+      within: 'pj',
+    });
+    m.apply({
+      type: 'create-task',
+      key: 'st',
+      org: 0,
+      id: -2,
+      at: 20,
+      fields: { title: 'ST' },
+      within: 'pt',
+    });
+    return m;
+  };
+  const alive = (m: Model) =>
+    Object.fromEntries(m.expectations(0).entities.map((e) => [e.key, e.alive]));
+
+  it("a space's delete takes its projects, their tasks and subtasks", () => {
+    const m = places();
+    m.apply({ type: 'delete', key: 'sp', at: 30 });
+    expect(alive(m)).toMatchObject({ sp: false, pj: false, pt: false, st: false, t: true });
+  });
+
+  it("a subtask's create and delete move its parent (rule 1's limit counts them)", () => {
+    const m = places();
+    m.apply({
+      type: 'write',
+      key: 'pt',
+      field: 'title',
+      value: 'Theirs',
+      before: 'PT',
+      at: 100,
+      unsent: false,
+    });
+    // The subtask's create (at 20) had reached the server before the set.
+    m.apply({ type: 'quiet', at: 150 });
+    m.apply({ type: 'set', key: 'pt', field: 'title', value: 'Mine', at: 200 });
+    expect(accepted(m, 'pt', 'title')).toEqual(['Mine']);
+    m.apply({ type: 'delete', key: 'st', at: 300 });
+    expect(accepted(m, 'pt', 'title')).toEqual(['Mine', 'Theirs']);
+  });
+
+  it('a delete undone before it was sent brings back what it took, the timer stopped', () => {
+    const m = places();
+    m.apply({ type: 'timer-start', key: 'm', org: 0, id: -3, task: 'st', at: 1_000 });
+    m.apply({ type: 'delete', key: 'pt', at: 3_500 });
+    expect(m.activeTimer(0)).toBeUndefined();
+    m.apply({ type: 'undelete', key: 'pt', at: 4_000 });
+    expect(alive(m)).toMatchObject({ pt: true, st: true });
+    expect(m.expectations(0).timers[0]).toMatchObject({
+      alive: true,
+      state: 'STOPPED',
+      durationSeconds: 2,
+    });
+  });
+
+  it('time added whole is a block at the start the user gave; a correction makes a new one', () => {
+    const m = seeded();
+    m.apply({
+      type: 'timer-add',
+      key: 'r',
+      org: 0,
+      id: -1,
+      task: 't',
+      at: 50,
+      block: { startTime: 1_000_000, durationSeconds: 90 },
+      notes: null,
+      billing: 'BILLABLE',
+    });
+    expect(m.expectations(-60_000).timers[0]).toMatchObject({
+      state: 'STOPPED',
+      exact: true,
+      startTime: 1_000_000,
+      endTime: 1_090_000,
+    });
+    m.apply({ type: 'timer-fix', key: 'r', block: { durationSeconds: 30 }, at: 60 });
+    expect(m.expectations(0).timers[0]).toMatchObject({ durationSeconds: 30, endTime: 1_030_000 });
+    m.apply({ type: 'delete', key: 'r', at: 70 });
+    expect(m.expectations(0).timers[0]?.alive).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The model of the model test, pure: from the log of what happened (the user's edits with the
- * engine's `at`, the second client's changes as they landed on the server, with the parent's
- * clock, creates, deletes, timer moves, uploads, conflicts resolved) it computes what the server must hold: acceptable values per field
+ * engine's `at`, the second writer's writes with the parent's clock, creates, deletes, timer
+ * moves, uploads) it computes what the server must hold: acceptable values per field
  * (field-rules.ts), which entities exist, each timer's record and each file.
  */
 import {
@@ -11,221 +11,31 @@ import {
   last,
   type Value,
 } from './field-rules';
+import { correctTimer, moveTimer, newTimer, type Timer, timerExpectation } from './model-timers';
+import type {
+  Entity,
+  EntityExpectation,
+  EntityKind,
+  Expectations,
+  Field,
+  ModelEvent,
+  Upload,
+} from './model-types';
+import { userPriorities, userStatuses } from './model-types';
 
 export type { Value } from './field-rules';
+export type { Timer, TimerExpectation, TimerField, TimerState } from './model-timers';
+export type * from './model-types';
+export { userPriorities, userStatuses } from './model-types';
 
-/** Entities with fields; files and timers are kept apart (uploads, timers). */
-export type EntityKind = 'task' | 'checklist';
-/**
- * A task's fields: title, description, status, priority, completion, startDate, dueDate
- * (epoch ms or null), owners (sorted ids, `1,4`), tags (sorted names, `blue|red`), and on a
- * project task each custom field as `cf:<id>` (its stored JSON, or null).
- */
-export type TaskField =
-  | 'title'
-  | 'description'
-  | 'status'
-  | 'priority'
-  | 'completion'
-  | 'startDate'
-  | 'dueDate'
-  | 'owners'
-  | 'tags'
-  | `cf:${number}`;
-/** A checklist item's: its assignee a user id or null. */
-export type ItemField = 'name' | 'completed' | 'assignee';
-export type Field = TaskField | ItemField;
-export type TimerField = 'notes' | 'billing';
-export type TimerState = 'RUNNING' | 'PAUSED' | 'STOPPED';
-
-export const userPriorities = ['Low', 'High'] as const;
-export const userStatuses = ['To Do', 'In Progress'] as const;
-
-export type ModelEvent =
-  | {
-      type: 'seed-task';
-      key: string;
-      org: number;
-      id: number;
-      fields: Partial<Record<TaskField, Value>>;
-    }
-  | {
-      type: 'seed-item';
-      key: string;
-      org: number;
-      id: number;
-      task: string;
-      fields: { name: string; completed: boolean };
-    }
-  | {
-      type: 'create-task';
-      key: string;
-      org: number;
-      id: number;
-      at: number;
-      fields: Partial<Record<TaskField, Value>>;
-    }
-  | {
-      type: 'create-item';
-      key: string;
-      org: number;
-      id: number;
-      task: string;
-      at: number;
-      name: string;
-    }
-  | {
-      type: 'upload';
-      key: string;
-      org: number;
-      id: number;
-      task: string;
-      at: number;
-      name: string;
-      size: number;
-      bytes: string;
-    }
-  | { type: 'set'; key: string; field: Field; value: Value; at: number }
-  /** A file renamed by the user (the name the server keeps: with its extension). */
-  | { type: 'rename'; key: string; value: string; at: number }
-  | { type: 'timer-set'; key: string; field: TimerField; value: Value; at: number }
-  | { type: 'delete'; key: string; at: number }
-  /** A pull that began after `from` succeeded before `at` (this machine's clock). */
-  | { type: 'pulled'; from: number; at: number }
-  /** Nothing of the user's was unsent at `at`: every earlier edit had reached the server. */
-  | { type: 'quiet'; at: number }
-  | { type: 'timer-start'; key: string; org: number; id: number; task: string; at: number }
-  | { type: 'timer-move'; key: string; move: 'pause' | 'resume' | 'stop'; at: number }
-  | {
-      type: 'write';
-      key: string;
-      field: Field;
-      value: Value;
-      before: Value;
-      at: number;
-      /** The user had an edit of the entity queued (pending or in flight) at the write. */
-      unsent: boolean;
-      /**
-       * With `unsent`: the entity's fields on the server as the second client's sync began,
-       * which its update may carry over a user edit landing meanwhile (field-rules.ts rule 3).
-       */
-      carry?: Partial<Record<Field, Value>>;
-    }
-  /** The second client's create landed (its fields as the server made them). */
-  | {
-      type: 'writer-create';
-      key: string;
-      kind: EntityKind;
-      org: number;
-      id: number;
-      task: string | null;
-      at: number;
-      fields: Partial<Record<Field, Value>>;
-    }
-  /**
-   * The second client's delete landed; `children`: the items, timers and files of a task that
-   * the server had then (they went with it; those still queued here hang on the task).
-   */
-  | { type: 'writer-delete'; key: string; at: number; children: string[] }
-  /** The user resolved a conflict over it by making it again (a new local id). */
-  | { type: 'recreate'; key: string; id: number; at: number }
-  /** The user let go of its create, refused (what it hung on was deleted by the second client). */
-  | { type: 'let-go'; key: string; at: number };
-
-export interface Entity {
-  key: string;
-  kind: EntityKind;
-  org: number;
-  /** The id the user knows it by: the server's (seeded) or the local one the edit answered. */
-  id: number;
-  /** The task it hangs on (items, attachments, timers). */
-  task: string | null;
-  deletedAt: number | null;
-  fields: Map<Field, FieldHistory>;
-  /** Times of the user's edits of this entity's fields. */
-  userEdits: number[];
-  /** The writer's changes of this entity (any field). */
-  writerChanges: { at: number; field: Field }[];
-  /** Deleted by the second client (and not made again), at. */
-  goneAt: number | null;
-  /** Made again by the user after the second client deleted it. */
-  recreatedAt: number | null;
-  /** The second client's updates that may have carried older values (rule 3). */
-  carries: { at: number; values: Partial<Record<Field, Value>> }[];
-}
-
-export interface Timer {
-  key: string;
-  org: number;
-  id: number;
-  task: string;
-  startAt: number;
-  state: TimerState;
-  accumulatedMs: number;
-  runningSince: number | null;
-  stopAt: number | null;
-  fields: Record<TimerField, FieldHistory>;
-  userEdits: number[];
-  /** Gone with its task, deleted by the second client. */
-  goneAt: number | null;
-}
-
-export interface Upload {
-  key: string;
-  org: number;
-  id: number;
-  task: string;
-  /** The name uploaded (its history holds the renames). */
-  name: string;
-  names: FieldHistory;
-  size: number;
-  bytes: string;
-  goneAt: number | null;
-}
-
-export interface EntityExpectation {
-  key: string;
-  kind: 'task' | 'checklist';
-  org: number;
-  id: number;
-  task: string | null;
-  alive: boolean;
-  fields: Partial<Record<Field, FieldExpectation>>;
-}
-
-export interface TimerExpectation {
-  key: string;
-  org: number;
-  id: number;
-  task: string;
-  alive: boolean;
-  state: TimerState;
-  durationSeconds: number;
-  /** In server time (the user's `at` plus the offset). */
-  startTime: number;
-  endTime: number | null;
-  fields: Record<TimerField, FieldExpectation>;
-}
-
-export interface UploadExpectation extends Omit<Upload, 'names' | 'goneAt'> {
-  alive: boolean;
-  nameExpect: FieldExpectation;
-}
-
-export interface Expectations {
-  entities: EntityExpectation[];
-  timers: TimerExpectation[];
-  uploads: UploadExpectation[];
-}
-
-/** What the user and the second client did, replayed; queries for choosing the next action. */
+/** What the user and the second writer did, replayed; queries for choosing the next action. */
 export class Model {
   readonly entities = new Map<string, Entity>();
   readonly timers = new Map<string, Timer>();
   readonly uploads = new Map<string, Upload>();
   /**
-   * When the user changed each task's checklist or files: those reach the server as changes
-   * of the task too (they move its modification time), at a moment after the edit.
+   * When the user changed each task's checklist, files or subtasks: those reach the server as
+   * changes of the task too (they move its modification time), at a moment after the edit.
    */
   private readonly childEdits = new Map<string, number[]>();
   private readonly pulls: { from: number; at: number }[] = [];
@@ -236,21 +46,37 @@ export class Model {
     this.childEdits.set(task, [...(this.childEdits.get(task) ?? []), at]);
   }
 
+  /** A subtask's create and delete touch its parent on the server (its subtask count). */
+  private parentTouched(e: Entity, at: number) {
+    if (e.task !== null) this.childEdit(e.task, at);
+    else if (e.kind === 'task' && e.within !== null && this.entities.get(e.within)?.kind === 'task')
+      this.childEdit(e.within, at);
+  }
+
   apply(e: ModelEvent): void {
     this.log.push(e);
     switch (e.type) {
       case 'seed-task':
-        this.add(e.key, 'task', e.org, e.id, null, e.fields);
+        this.add(e.key, 'task', e.org, e.id, null, e.within ?? null, e.fields);
         return;
       case 'seed-item':
-        this.add(e.key, 'checklist', e.org, e.id, e.task, { ...e.fields, assignee: null });
+        this.add(e.key, 'checklist', e.org, e.id, e.task, null, { ...e.fields, assignee: null });
+        return;
+      case 'seed':
+        this.add(e.key, e.kind, e.org, e.id, null, e.within, e.fields);
         return;
       case 'create-task':
-        this.add(e.key, 'task', e.org, e.id, null, e.fields);
+        this.parentTouched(
+          this.add(e.key, 'task', e.org, e.id, null, e.within ?? null, e.fields),
+          e.at,
+        );
+        return;
+      case 'create':
+        this.parentTouched(this.add(e.key, e.kind, e.org, e.id, e.task, e.within, e.fields), e.at);
         return;
       case 'create-item':
         this.childEdit(e.task, e.at);
-        this.add(e.key, 'checklist', e.org, e.id, e.task, {
+        this.add(e.key, 'checklist', e.org, e.id, e.task, null, {
           name: e.name,
           completed: false,
           assignee: null,
@@ -267,6 +93,7 @@ export class Model {
           names: { initial: e.name, sets: [], writes: [] },
           size: e.size,
           bytes: e.bytes,
+          deletedAt: null,
           goneAt: null,
         });
         return;
@@ -278,23 +105,38 @@ export class Model {
         return;
       }
       case 'rename': {
-        const u = this.uploads.get(e.key);
-        if (!u) throw new Error(`no upload ${e.key}`);
+        const u = this.upload(e.key);
         u.names.sets.push({ at: e.at, value: e.value });
         this.childEdit(u.task, e.at);
         return;
       }
       case 'timer-set': {
-        const t = this.timers.get(e.key);
-        if (!t) throw new Error(`no timer ${e.key}`);
+        const t = this.timer(e.key);
         t.fields[e.field].sets.push({ at: e.at, value: e.value });
         t.userEdits.push(e.at);
         return;
       }
-      case 'delete': {
+      case 'delete':
+      case 'undelete': {
+        const at = e.type === 'delete' ? e.at : null;
+        const t = this.timers.get(e.key);
+        if (t) {
+          t.deletedAt = at;
+          return;
+        }
+        const u = this.uploads.get(e.key);
+        if (u) {
+          u.deletedAt = at;
+          this.childEdit(u.task, e.at);
+          return;
+        }
         const ent = this.must(e.key);
-        ent.deletedAt = e.at;
-        if (ent.task !== null) this.childEdit(ent.task, e.at);
+        // The engine stops the user's active timer on a task it deletes (or on its subtasks).
+        const active =
+          e.type === 'delete' && ent.kind === 'task' ? this.activeTimer(ent.org) : undefined;
+        if (active && this.under(active.task, e.key)) moveTimer(active, 'stop', e.at);
+        ent.deletedAt = at;
+        this.parentTouched(ent, e.at);
         return;
       }
       case 'pulled':
@@ -317,12 +159,9 @@ export class Model {
         return;
       }
       case 'writer-create': {
-        this.add(e.key, e.kind, e.org, e.id, e.task, e.fields);
+        const ent = this.add(e.key, e.kind, e.org, e.id, e.task, e.within, e.fields);
         // Made by the other user: a change of the entity (and of its task) by the writer.
-        this.must(e.key).writerChanges.push({
-          at: e.at,
-          field: e.kind === 'task' ? 'title' : 'name',
-        });
+        ent.writerChanges.push({ at: e.at, field: e.kind === 'task' ? 'title' : 'name' });
         return;
       }
       case 'writer-delete': {
@@ -348,32 +187,25 @@ export class Model {
       case 'timer-start': {
         const active = this.activeTimer(e.org);
         // The engine stops the user's running or paused timer first, at the same moment.
-        if (active) this.move(active, 'stop', e.at);
-        this.timers.set(e.key, {
-          key: e.key,
-          org: e.org,
-          id: e.id,
-          task: e.task,
-          startAt: e.at,
-          state: 'RUNNING',
-          accumulatedMs: 0,
-          runningSince: e.at,
-          stopAt: null,
-          fields: {
-            notes: { initial: null, sets: [], writes: [] },
-            billing: { initial: 'BILLABLE', sets: [], writes: [] },
-          },
-          userEdits: [],
-          goneAt: null,
-        });
+        if (active) moveTimer(active, 'stop', e.at);
+        this.timers.set(e.key, newTimer({ ...e, startAt: e.at }));
         return;
       }
-      case 'timer-move': {
-        const t = this.timers.get(e.key);
-        if (!t) throw new Error(`no timer ${e.key}`);
-        this.move(t, e.move, e.at);
+      case 'timer-add':
+        this.timers.set(
+          e.key,
+          newTimer({ ...e, startAt: e.at, block: e.block, notes: e.notes, billing: e.billing }),
+        );
+        return;
+      case 'timer-fix': {
+        const t = this.timer(e.key);
+        correctTimer(t, e.block);
+        t.userEdits.push(e.at);
         return;
       }
+      case 'timer-move':
+        moveTimer(this.timer(e.key), e.move, e.at);
+        return;
     }
   }
 
@@ -383,8 +215,9 @@ export class Model {
     org: number,
     id: number,
     task: string | null,
+    within: string | null,
     fields: Partial<Record<Field, Value>>,
-  ) {
+  ): Entity {
     if (this.entities.has(key)) throw new Error(`entity ${key} twice`);
     const ent: Entity = {
       key,
@@ -392,6 +225,7 @@ export class Model {
       org,
       id,
       task,
+      within,
       deletedAt: null,
       fields: new Map(),
       userEdits: [],
@@ -403,29 +237,7 @@ export class Model {
     for (const [f, v] of Object.entries(fields) as [Field, Value][])
       ent.fields.set(f, { initial: v, sets: [], writes: [] });
     this.entities.set(key, ent);
-  }
-
-  private move(t: Timer, move: 'pause' | 'resume' | 'stop', at: number) {
-    const ran = t.state === 'RUNNING' && t.runningSince !== null ? at - t.runningSince : 0;
-    if (move === 'pause') {
-      if (t.state !== 'RUNNING') throw new Error(`pause of a ${t.state} timer`);
-      Object.assign(t, {
-        state: 'PAUSED',
-        accumulatedMs: t.accumulatedMs + ran,
-        runningSince: null,
-      });
-    } else if (move === 'resume') {
-      if (t.state !== 'PAUSED') throw new Error(`resume of a ${t.state} timer`);
-      Object.assign(t, { state: 'RUNNING', runningSince: at });
-    } else {
-      if (t.state === 'STOPPED') throw new Error('stop of a stopped timer');
-      Object.assign(t, {
-        state: 'STOPPED',
-        accumulatedMs: t.accumulatedMs + ran,
-        runningSince: null,
-        stopAt: at,
-      });
-    }
+    return ent;
   }
 
   private must(key: string): Entity {
@@ -434,10 +246,37 @@ export class Model {
     return e;
   }
 
+  timer(key: string): Timer {
+    const t = this.timers.get(key);
+    if (!t) throw new Error(`no timer ${key}`);
+    return t;
+  }
+
+  upload(key: string): Upload {
+    const u = this.uploads.get(key);
+    if (!u) throw new Error(`no upload ${key}`);
+    return u;
+  }
+
   private history(e: Entity, f: Field): FieldHistory {
     const h = e.fields.get(f);
     if (!h) throw new Error(`${e.key} has no field ${f}`);
     return h;
+  }
+
+  /** The field's history (for the undo's prediction of what it sets back). */
+  fieldHistory(key: string, f: Field): FieldHistory {
+    return this.history(this.must(key), f);
+  }
+
+  /** `key` is `root` or hangs on it (through tasks, parents, projects and spaces). */
+  under(key: string, root: string): boolean {
+    if (key === root) return true;
+    const e = this.entities.get(key);
+    const up = e
+      ? [e.task, e.within]
+      : [this.timers.get(key)?.task ?? this.uploads.get(key)?.task ?? null];
+    return up.some((k) => k !== null && k !== undefined && this.under(k, root));
   }
 
   /**
@@ -447,9 +286,14 @@ export class Model {
   isAlive(key: string): boolean {
     const e = this.entities.get(key);
     if (e)
-      return e.deletedAt === null && e.goneAt === null && (e.task === null || this.isAlive(e.task));
+      return (
+        e.deletedAt === null &&
+        e.goneAt === null &&
+        (e.task === null || this.isAlive(e.task)) &&
+        (e.within === null || this.isAlive(e.within))
+      );
     const t = this.timers.get(key) ?? this.uploads.get(key);
-    return t ? t.goneAt === null && this.isAlive(t.task) : false;
+    return t ? t.deletedAt === null && t.goneAt === null && this.isAlive(t.task) : false;
   }
 
   /**
@@ -459,10 +303,14 @@ export class Model {
   userSees(key: string): boolean {
     const e = this.entities.get(key);
     if (!e) return false;
-    return e.deletedAt === null && (e.task === null || this.userSees(e.task));
+    return (
+      e.deletedAt === null &&
+      (e.task === null || this.userSees(e.task)) &&
+      (e.within === null || this.userSees(e.within))
+    );
   }
 
-  live(kind: 'task' | 'checklist', org: number): Entity[] {
+  live(kind: EntityKind, org: number): Entity[] {
     return [...this.entities.values()].filter(
       (e) => e.kind === kind && e.org === org && this.userSees(e.key),
     );
@@ -485,7 +333,8 @@ export class Model {
     const t = e ?? this.timers.get(key) ?? this.uploads.get(key);
     if (!t) return false;
     if (t.goneAt !== null) return true;
-    return t.task !== null && this.goneByWriter(t.task);
+    if (t.task !== null && this.goneByWriter(t.task)) return true;
+    return e?.within != null && this.goneByWriter(e.within);
   }
 
   /** The org's running or paused timer (the server deletes a deleted task's timers). */
@@ -498,7 +347,9 @@ export class Model {
   /** The user's value of a field: the last the user gave it, or its initial one. */
   userValue(key: string, field: Field): Value {
     const h = this.history(this.must(key), field);
-    return last(h.sets)?.value ?? h.initial;
+    // A set of null (a clear) is a value like any: not the initial one.
+    const set = last(h.sets);
+    return set ? set.value : h.initial;
   }
 
   /** The entity has the field (a custom field: on project tasks only). */
@@ -519,74 +370,72 @@ export class Model {
     return this.nextOf(key, field, options) ?? options[0] ?? '';
   }
 
+  /** Whether some sync that began after `from` had pulled by `to`. */
+  pulledBetween(from: number, to: number): boolean {
+    return this.pulls.some((p) => p.from > from && p.at < to);
+  }
+
+  /** Whether at some moment between the two nothing of the user's was unsent. */
+  quietBetween(from: number, to: number): boolean {
+    return this.quiets.some((q) => q > from && q < to);
+  }
+
   /**
    * Rule 1's documented limit (ARCHITECTURE.md, "What it does not promise"): the writer's
    * change of a field at `writeAt`, before the user's set at `setAt`, may be kept when the app
    * had not seen it at the set (no pull that began after the write had ended by then) and the
    * entity changed again after the set: the writer changed another of its fields, or (a task)
-   * one of its checklist items, or the user's own change of its checklist or files reached the
-   * server after the set. That last moment the model does not know; it bounds it: an edit made
-   * after the set, or one made before it and not known to have reached the server by then
-   * (no moment with nothing unsent between the two).
+   * one of its checklist items, or the user's own change of its checklist, files or subtasks
+   * reached the server after the set. That last moment the model does not know; it bounds it:
+   * an edit made after the set, or one made before it and not known to have reached the
+   * server by then (no moment with nothing unsent between the two).
    */
   private keptEarlier(e: Entity, field: Field) {
     return (writeAt: number, setAt: number): boolean => {
-      if (this.pulls.some((p) => p.from > writeAt && p.at < setAt)) return false;
+      if (this.pulledBetween(writeAt, setAt)) return false;
       const later = (t: number) => t > setAt;
       if (e.writerChanges.some((c) => c.field !== field && later(c.at))) return true;
       if (e.kind !== 'task') return false;
       const items = [...this.entities.values()].filter((i) => i.task === e.key);
       if (items.some((i) => i.writerChanges.some((c) => later(c.at)))) return true;
       return (this.childEdits.get(e.key) ?? []).some(
-        (c) => later(c) || !this.quiets.some((q) => q > c && q < setAt),
+        (c) => later(c) || !this.quietBetween(c, setAt),
       );
     };
+  }
+
+  /** One field's acceptable values on the server now. */
+  fieldExpectation(key: string, f: Field): FieldExpectation {
+    const e = this.must(key);
+    if (e.recreatedAt !== null) return recreatedField(this.history(e, f));
+    const carries = e.carries.flatMap((c) =>
+      f in c.values ? [{ at: c.at, value: c.values[f] ?? null }] : [],
+    );
+    return expectField(this.history(e, f), e.userEdits, this.keptEarlier(e, f), carries);
   }
 
   expectations(offsetMs: number): Expectations {
     const entities: EntityExpectation[] = [];
     for (const e of this.entities.values()) {
       const fields: Partial<Record<Field, FieldExpectation>> = {};
-      for (const [f, h] of e.fields)
-        fields[f] =
-          e.recreatedAt === null
-            ? expectField(
-                h,
-                e.userEdits,
-                this.keptEarlier(e, f),
-                e.carries.flatMap((c) =>
-                  f in c.values ? [{ at: c.at, value: c.values[f] ?? null }] : [],
-                ),
-              )
-            : recreatedField(h);
+      for (const f of e.fields.keys()) fields[f] = this.fieldExpectation(e.key, f);
       entities.push({
         key: e.key,
         kind: e.kind,
         org: e.org,
         id: e.id,
         task: e.task,
+        within: e.within,
         alive: this.isAlive(e.key),
         fields,
       });
     }
-    // Nobody else writes timers and files: the user's last value, always.
+    const timers = [...this.timers.values()].map((t) =>
+      timerExpectation(t, this.isAlive(t.key), offsetMs),
+    );
+    // Nobody else renames files: the user's last name, always.
     const never = () => false;
-    const timers = [...this.timers.values()].map((t) => ({
-      key: t.key,
-      org: t.org,
-      id: t.id,
-      task: t.task,
-      alive: this.isAlive(t.key),
-      state: t.state,
-      durationSeconds: Math.floor(t.accumulatedMs / 1000),
-      startTime: t.startAt + offsetMs,
-      endTime: t.stopAt === null ? null : t.stopAt + offsetMs,
-      fields: {
-        notes: expectField(t.fields.notes, t.userEdits, never),
-        billing: expectField(t.fields.billing, t.userEdits, never),
-      },
-    }));
-    const uploads = [...this.uploads.values()].map(({ names, goneAt: _, ...u }) => ({
+    const uploads = [...this.uploads.values()].map(({ names, deletedAt: _, goneAt: __, ...u }) => ({
       ...u,
       alive: this.isAlive(u.key),
       nameExpect: expectField(names, [], never),

@@ -54,6 +54,14 @@ export const childRequest = z.discriminatedUnion('cmd', [
     mutationId: z.number().int(),
     choice: z.enum(['recreate', 'discard']),
   }),
+  z.object({ cmd: z.literal('undo') }),
+  z.object({ cmd: z.literal('redo') }),
+  /** An entity's state as the engine's edits see it (`entityState`), or null when not there. */
+  z.object({
+    cmd: z.literal('state'),
+    kind: z.enum(['task', 'checklist', 'attachment', 'timer', 'space', 'project']),
+    id: z.number().int(),
+  }),
 ]);
 export type ChildRequest = z.infer<typeof childRequest>;
 
@@ -94,6 +102,8 @@ export const idsAnswer = z.object({
   mappings: z.array(z.object({ kind: z.string(), local: z.number(), server: z.number() })),
   /** Entity keys (`task:-3`, `checklist:12`) with a row in the outbox, whatever its state. */
   queued: z.array(z.string()),
+  /** history_ids: an id a step named → the id its entity got again (redo, recreate). */
+  moved: z.array(z.object({ kind: z.string(), from: z.number(), to: z.number() })),
 });
 export type IdsAnswer = z.infer<typeof idsAnswer>;
 
@@ -151,6 +161,14 @@ export const drainAnswer = z.object({
 });
 export type DrainAnswer = z.infer<typeof drainAnswer>;
 
+/** An undo's or a redo's answer (the bridge's `historyStep`), with the engine's clock then. */
+export const historyAnswer = z.object({
+  step: z.object({ label: z.string(), kind: z.string(), entities: z.array(z.string()) }).nullable(),
+  /** The engine's clock (ms) when it undid or redid, or null when it answered null. */
+  at: z.number().nullable(),
+});
+export type HistoryAnswer = z.infer<typeof historyAnswer>;
+
 /** What each command answers (`open`, `close`, `sync`, `status`: the status). */
 export const answerSchemas = {
   open: engineStatus,
@@ -163,6 +181,9 @@ export const answerSchemas = {
   drain: drainAnswer,
   /** A recreate answers the entity it made again (a new local id); a discard, null. */
   resolve: editResult.nullable(),
+  undo: historyAnswer,
+  redo: historyAnswer,
+  state: z.record(z.string(), z.unknown()).nullable(),
 } as const;
 export type AnswerOf<C extends ChildRequest['cmd']> = z.infer<(typeof answerSchemas)[C]>;
 

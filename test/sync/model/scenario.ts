@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { endCase } from './case-end';
 import { CaseFailure, type CaseRun, clockIn, type RunContext, spawnChild } from './case-run';
 import { Model } from './model';
+import { UserSteps } from './model-history';
 import { fillSecond, newSecondClient } from './second-client';
 import {
   type FaultKind,
@@ -22,6 +23,7 @@ import {
   setClockOffset,
 } from './server-side';
 import { step } from './steps';
+import { placeFields, seededProjectKey, seededSpaceKey } from './steps-structure';
 
 /** User edits of one field, `n` choosing the value (a clear among them, where there is one). */
 export type FieldEdit =
@@ -37,6 +39,9 @@ export type FieldEdit =
   | 'timer.notes'
   | 'timer.billing';
 
+/** Field-like edits played by steps-structure.ts, not by steps.ts's fieldEdit. */
+type Structural = 'space.edit' | 'project.edit' | 'timer.range' | 'timer.manual' | 'timer.fix';
+
 /** What the second client changes: a task field (`cf`: one custom field) or an item's name. */
 export type WriterField =
   | 'title'
@@ -50,8 +55,27 @@ export type WriterField =
   | 'item.name';
 
 export type Action =
-  /** `proj`: in the org's project (its custom fields apply), else a personal task. */
-  | { a: 'task.create'; proj?: boolean }
+  /**
+   * `proj`: in one of the org's projects (`p` chooses which; their custom fields apply), else
+   * a personal task.
+   */
+  | { a: 'task.create'; proj?: boolean; p?: number }
+  /** Under a top-level task. */
+  | { a: 'subtask.create'; i: number }
+  | { a: 'space.create' }
+  /** In a space `i` chooses. */
+  | { a: 'project.create'; i: number }
+  /** `n` chooses the field and its value. */
+  | { a: 'space.edit' | 'project.edit'; i: number; n: number }
+  | { a: 'space.delete' | 'project.delete'; i: number }
+  /** Time added to a task whole; `n` chooses the start, length, billing and notes. */
+  | { a: 'timer.range' | 'timer.manual'; i: number; n: number }
+  /** A stopped entry's start, duration or both corrected. */
+  | { a: 'timer.fix'; i: number; n: number }
+  | { a: 'timer.delete' | 'file.delete'; i: number }
+  /** `n` in a row (1 to 3); an undo's `back`: that many redone right after it. */
+  | { a: 'undo'; n: number; back: number }
+  | { a: 'redo'; n: number }
   | { a: 'task.title' | 'task.priority' | 'task.status' | 'task.delete'; i: number }
   | { a: FieldEdit; i: number; n: number }
   | { a: 'item.create' | 'item.toggle' | 'item.rename' | 'item.delete'; i: number }
@@ -82,14 +106,41 @@ export interface Case {
 
 const i = fc.nat(999);
 const on = <A extends Action['a']>(a: A) => i.map((n) => ({ a, i: n }) as Action);
-const edit = (a: FieldEdit) => fc.record({ i, n: fc.nat(11) }).map((r) => ({ a, ...r }) as Action);
+const edit = (a: FieldEdit | Structural) =>
+  fc.record({ i, n: fc.nat(11) }).map((r) => ({ a, ...r }) as Action);
 const just = (a: Action) => fc.constant(a);
 const w = (weight: number, arbitrary: fc.Arbitrary<Action>) => ({ weight, arbitrary });
 
 export const actionArb: fc.Arbitrary<Action> = fc.oneof(
   w(
     6,
-    fc.boolean().map((proj) => ({ a: 'task.create', proj }) as const),
+    fc
+      .record({ proj: fc.boolean(), p: fc.nat(3) })
+      .map(({ proj, p }) => ({ a: 'task.create', proj, p }) as const),
+  ),
+  w(2, on('subtask.create')),
+  w(1, just({ a: 'space.create' })),
+  w(1, on('space.delete')),
+  w(1, on('project.create')),
+  w(1, on('project.delete')),
+  w(1, edit('space.edit')),
+  w(2, edit('project.edit')),
+  w(2, edit('timer.range')),
+  w(2, edit('timer.manual')),
+  w(3, edit('timer.fix')),
+  w(2, on('timer.delete')),
+  w(2, on('file.delete')),
+  w(
+    8,
+    fc
+      .record({ n: fc.integer({ min: 1, max: 3 }), back: fc.nat(5) })
+      .map(
+        ({ n, back }) => ({ a: 'undo', n, back: back < 3 ? 0 : Math.min(n, back - 2) }) as const,
+      ),
+  ),
+  w(
+    5,
+    fc.integer({ min: 1, max: 3 }).map((n) => ({ a: 'redo', n }) as const),
   ),
   w(3, on('task.title')),
   w(3, on('task.priority')),
@@ -238,6 +289,18 @@ const modelled = new Set<Action['a']>([
   'writer.create',
   'writer.delete',
   'writer.sync',
+  'subtask.create',
+  'space.create',
+  'project.create',
+  'space.edit',
+  'project.edit',
+  'space.delete',
+  'project.delete',
+  'timer.range',
+  'timer.manual',
+  'timer.fix',
+  'timer.delete',
+  'file.delete',
 ]);
 
 /** The model's start: each org's seeded tasks and item, as the server has them. */
@@ -245,6 +308,26 @@ const seededModel = (orgs: readonly SeededOrg[]): Model => {
   const model = new Model();
   for (const [org, o] of orgs.entries()) {
     const letter = 'ab'[org];
+    const space = seededSpaceKey(org);
+    const project = seededProjectKey(org);
+    model.apply({
+      type: 'seed',
+      kind: 'space',
+      key: space,
+      org,
+      id: o.spaceId,
+      within: null,
+      fields: placeFields('space', o.spaceName),
+    });
+    model.apply({
+      type: 'seed',
+      kind: 'project',
+      key: project,
+      org,
+      id: o.projectId,
+      within: space,
+      fields: placeFields('project', o.projectName),
+    });
     for (const [k, t] of o.tasks.entries())
       model.apply({
         type: 'seed-task',
@@ -252,6 +335,7 @@ const seededModel = (orgs: readonly SeededOrg[]): Model => {
         org,
         id: t.serverId,
         fields: t.fields,
+        ...(t.projectId === null ? {} : { within: project }),
       });
     for (const [k, it] of o.items.entries())
       model.apply({
@@ -292,6 +376,8 @@ export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
     prefix,
     orgs,
     model: seededModel(orgs),
+    steps: new UserSteps(),
+    did: undefined,
     dataDir,
     current: 0,
     opened: new Set(),
@@ -348,13 +434,15 @@ export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
       // An edit or a write that found nothing to act on (or was refused) did not happen.
       const last = run.model.log[run.model.log.length - 1];
       const kind =
-        logged === run.model.log.length
+        run.did ??
+        (logged === run.model.log.length
           ? modelled.has(act.a) || (act.a === 'wait.timer' && !timing)
             ? 'no-op'
             : act.a
           : last?.type === 'timer-move'
             ? `timer.${last.move}`
-            : act.a;
+            : act.a);
+      run.did = undefined;
       ctx.stats.byAction[kind] = (ctx.stats.byAction[kind] ?? 0) + 1;
       t = clockIn(ctx.stats, act.a, t);
     }

@@ -139,7 +139,8 @@ const syncSecond = async (
 
 /**
  * Its failed edits, let go as its user would: an edit of something the user deleted (a
- * conflict, or a create on a task gone). Anything else is a bug the case reports.
+ * conflict), or a create in something the user deleted. Anything else is a bug the case
+ * reports.
  */
 const letGo = async (run: CaseRun, w: EngineChild, s: EngineStatusMsg, userIds: IdsAnswer) => {
   for (const f of s.failed) {
@@ -154,8 +155,10 @@ const letGo = async (run: CaseRun, w: EngineChild, s: EngineStatusMsg, userIds: 
         serverIdOf(run, userIds, e.key) === id &&
         (!run.model.userSees(e.key) || !run.model.isAlive(e.key)),
     );
-    const createOnGone = kind === 'checklist' && id < 0;
-    if (!(f.state === 'conflict' || userDeleted || createOnGone))
+    // A create refused because what it goes in is gone (a task, a project the user deleted).
+    const parentGone =
+      f.kind.endsWith('.create') && (f.error as { kind?: string } | null)?.kind === 'not-found';
+    if (!(f.state === 'conflict' || userDeleted || parentGone))
       throw new CaseFailure(
         `the second client's edit failed: ${JSON.stringify(f)}\n${run.log.join('\n')}`,
       );
@@ -235,6 +238,12 @@ const learn = (run: CaseRun, org: number, pending: Pending[], win: Window) => {
               ...row,
             }
           : row;
+      // A task of the org's project: it hangs on the project as the seeded one does.
+      const projectId = run.orgs[org]?.projectId;
+      const within =
+        p.kind === 'task' && projectId !== undefined
+          ? (model.byId('project', projectId) ?? null)
+          : null;
       model.apply({
         type: 'writer-create',
         key: p.key,
@@ -242,6 +251,7 @@ const learn = (run: CaseRun, org: number, pending: Pending[], win: Window) => {
         org,
         id: sid,
         task: p.task,
+        within,
         at: win.at,
         fields,
       });

@@ -188,14 +188,22 @@ export interface SeededItem {
   name: string;
   completed: boolean;
 }
-/** A custom field the org's project tasks have: its id and the type of value it takes. */
+/**
+ * A custom field the org's project tasks have: its id, the type of value it takes, and the
+ * project it is defined on (null: on the seeded space, for every project in it).
+ */
 export interface SeededField {
   fieldId: number;
   type: 'TEXT' | 'NUMBER';
+  projectId: number | null;
 }
 export interface SeededOrg {
   orgId: number;
+  spaceId: number;
   projectId: number;
+  /** The seeded space's and project's names. */
+  spaceName: string;
+  projectName: string;
   fields: SeededField[];
   tasks: SeededTask[];
   items: SeededItem[];
@@ -218,12 +226,14 @@ export const seedOrg = (ms: ModelServer, name: string, titlePrefix: string): See
     addOrgMember(db, orgId, ms.demoUserId, 'Owner');
     addOrgMember(db, orgId, ms.otherUserId, 'Member');
     const ctx = { userId: ms.demoUserId, orgId, now };
-    const spaceId = createSpace(db, ctx, { spaceName: `${titlePrefix}space` });
+    const spaceName = `${titlePrefix}space`;
+    const projectName = `${titlePrefix}project`;
+    const spaceId = createSpace(db, ctx, { spaceName });
     db.prepare(
       "INSERT INTO space_members (space_id, user_id, invited_by, role_id, role_name) VALUES (?, ?, NULL, 3, 'Member')",
     ).run(spaceId, ms.otherUserId);
     const projectId = createProject(db, ctx, spaceId, {
-      projectName: `${titlePrefix}project`,
+      projectName,
       members: [ms.otherUserId],
     });
     const field = (space: number, project: number | null, type: SeededField['type']) => ({
@@ -237,6 +247,7 @@ export const seedOrg = (ms: ModelServer, name: string, titlePrefix: string): See
           .lastInsertRowid,
       ),
       type,
+      projectId: project,
     });
     const fields = [field(spaceId, null, 'TEXT'), field(spaceId, projectId, 'NUMBER')];
     const personal = { spaceId: null, projectId: null, parentTaskId: null };
@@ -269,7 +280,10 @@ export const seedOrg = (ms: ModelServer, name: string, titlePrefix: string): See
     );
     return {
       orgId,
+      spaceId,
       projectId,
+      spaceName,
+      projectName,
       fields,
       tasks,
       items: [
@@ -312,11 +326,25 @@ export const tagsKey = (names: readonly string[]) => [...names].sort().join('|')
 
 // ---- what the server holds ------------------------------------------------------------------
 
+/** A space's or a project's fields as the model compares them (dates as epoch ms). */
+export interface PlaceRow {
+  id: number;
+  orgId: number;
+  deleted: boolean;
+  /** A project's space. */
+  spaceId: number | null;
+  fields: Record<string, Canonical>;
+}
+
 export interface ServerState {
+  spaces: PlaceRow[];
+  projects: PlaceRow[];
   tasks: {
     id: number;
     orgId: number;
     deleted: boolean;
+    projectId: number | null;
+    parentTaskId: number | null;
     /** Every field the app edits, canonical (`taskBody`): custom fields as `cf:<id>`. */
     fields: Record<string, Canonical>;
   }[];
@@ -360,12 +388,14 @@ export const serverState = (ms: ModelServer, orgIds: readonly number[]): ServerS
   const tasks = (
     db
       .prepare(
-        `SELECT task_id, org_id, title, description, status, priority, completion, start_date, due_date, deleted
+        `SELECT task_id, org_id, project_id, parent_task_id, title, description, status, priority, completion, start_date, due_date, deleted
          FROM tasks WHERE org_id ${inOrgs} ORDER BY task_id`,
       )
       .all(orgs) as {
       task_id: number;
       org_id: number;
+      project_id: number | null;
+      parent_task_id: number | null;
       title: string;
       description: string;
       status: string;
@@ -379,6 +409,8 @@ export const serverState = (ms: ModelServer, orgIds: readonly number[]): ServerS
     id: t.task_id,
     orgId: t.org_id,
     deleted: t.deleted === 1,
+    projectId: t.project_id,
+    parentTaskId: t.parent_task_id,
     fields: {
       title: t.title,
       description: t.description,
@@ -445,7 +477,60 @@ export const serverState = (ms: ModelServer, orgIds: readonly number[]): ServerS
     notes: r.notes,
     billing: r.billing_status,
   }));
-  return { tasks, items, attachments, timers };
+  return { ...placesOf(ms, orgs), tasks, items, attachments, timers };
+};
+
+/** The orgs' spaces and projects (`orgs`: their ids as JSON), deleted ones too. */
+const placesOf = (ms: ModelServer, orgs: string): Pick<ServerState, 'spaces' | 'projects'> => {
+  const { db } = ms.server.deps;
+  const spaces = (
+    db
+      .prepare(
+        'SELECT space_id, org_id, space_name, description, deleted FROM spaces WHERE org_id IN (SELECT value FROM json_each(?))',
+      )
+      .all(orgs) as {
+      space_id: number;
+      org_id: number;
+      space_name: string;
+      description: string;
+      deleted: number;
+    }[]
+  ).map((r) => ({
+    id: r.space_id,
+    orgId: r.org_id,
+    deleted: r.deleted === 1,
+    spaceId: null,
+    fields: { name: r.space_name, description: r.description },
+  }));
+  const projects = (
+    db
+      .prepare(
+        `SELECT project_id, org_id, space_id, project_name, description, completion, due_date, deleted
+         FROM projects WHERE org_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(orgs) as {
+      project_id: number;
+      org_id: number;
+      space_id: number;
+      project_name: string;
+      description: string;
+      completion: number;
+      due_date: number | null;
+      deleted: number;
+    }[]
+  ).map((r) => ({
+    id: r.project_id,
+    orgId: r.org_id,
+    deleted: r.deleted === 1,
+    spaceId: r.space_id,
+    fields: {
+      name: r.project_name,
+      description: r.description,
+      completion: r.completion,
+      dueDate: r.due_date,
+    },
+  }));
+  return { spaces, projects };
 };
 
 /** The faults the server dealt since it started, by `kind METHOD`: its own counters. */

@@ -17,10 +17,20 @@ import {
   heldAnswers,
   ownersKey,
   requestsInFlight,
-  seededFields,
   setLatency,
   tagsKey,
 } from './server-side';
+import { deleted, made, moved, setStep } from './step-log';
+import {
+  addTime,
+  createPlace,
+  createTask,
+  deleteOne,
+  deletePlace,
+  editPlace,
+  fixTimer,
+} from './steps-structure';
+import { undoOrRedo } from './steps-undo';
 import { margin, mark, pickOf } from './touch';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -41,6 +51,7 @@ const userSet = async (
   if (!r) return;
   mark(run, e.key, 'user', r.at);
   run.model.apply({ type: 'set', key: e.key, field, value, at: r.at });
+  setStep(run, command.kind, e.key, { [field]: value });
 };
 
 const taskSet = (run: CaseRun, e: Entity, field: TaskField, value: Value, patch: TaskPatch) =>
@@ -114,11 +125,13 @@ const fieldEdit = async (run: CaseRun, act: { a: FieldEdit; i: number; n: number
     case 'task.cf': {
       // One field per edit: the contract keeps the others (task.update, customFieldValues).
       const fields = run.orgs[org]?.fields ?? [];
+      const has = (t: Entity) => fields.filter((f) => model.hasField(t.key, cfKey(f.fieldId)));
       const e = pickOf(
-        tasks.filter((t) => fields.some((f) => model.hasField(t.key, cfKey(f.fieldId)))),
+        tasks.filter((t) => has(t).length > 0),
         act.i,
       );
-      const f = pickOf(fields, act.n);
+      // Of the fields the task has (a project outside the seeded space has none of its).
+      const f = e && pickOf(has(e), act.n);
       if (!e || !f) return;
       const field = cfKey(f.fieldId);
       const n = ++run.n;
@@ -157,6 +170,7 @@ const fieldEdit = async (run: CaseRun, act: { a: FieldEdit; i: number; n: number
       if (!r) return;
       mark(run, u.task, 'user', r.at);
       model.apply({ type: 'rename', key: u.key, value: `${base}.txt`, at: r.at });
+      setStep(run, 'attachment.rename', u.key, { name: `${base}.txt` });
       return;
     }
     case 'timer.notes':
@@ -167,7 +181,8 @@ const fieldEdit = async (run: CaseRun, act: { a: FieldEdit; i: number; n: number
       const t = pickOf(timers, act.i);
       if (!t) return;
       const field = act.a === 'timer.notes' ? 'notes' : 'billing';
-      const current = last(t.fields[field].sets)?.value ?? t.fields[field].initial;
+      const lastSet = last(t.fields[field].sets);
+      const current = lastSet ? lastSet.value : t.fields[field].initial;
       const value: string | null =
         field === 'notes'
           ? act.n % 3 === 0 && current !== null
@@ -187,7 +202,9 @@ const fieldEdit = async (run: CaseRun, act: { a: FieldEdit; i: number; n: number
         { kind: 'timer.update', trackId: t.id, patch },
         `set timer ${t.key}.${field} = ${JSON.stringify(value)}`,
       );
-      if (r) model.apply({ type: 'timer-set', key: t.key, field, value, at: r.at });
+      if (!r) return;
+      model.apply({ type: 'timer-set', key: t.key, field, value, at: r.at });
+      setStep(run, 'timer.update', t.key, { [field]: value });
       return;
     }
   }
@@ -202,30 +219,43 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
   const tasks = () => model.live('task', org);
   const items = () => model.live('checklist', org);
   switch (act.a) {
-    case 'task.create': {
-      const n = ++run.n;
-      const title = `${prefix}u${n}`;
-      const o = run.orgs[org];
-      const projectId = act.proj ? o?.projectId : undefined;
-      const r = await run.edit(
-        {
-          kind: 'task.create',
-          ...(projectId === undefined ? {} : { projectId }),
-          fields: { taskTitle: title },
-        },
-        `create t${n} "${title}"${projectId === undefined ? '' : ' in the project'}`,
-      );
-      // A project task has the project's and the space's custom fields, without values.
-      const fields = {
-        ...seededFields(title, []),
-        ...(projectId === undefined
-          ? {}
-          : Object.fromEntries((o?.fields ?? []).map((f) => [cfKey(f.fieldId), null]))),
-      };
-      if (r)
-        model.apply({ type: 'create-task', key: `t${n}`, org, id: r.result.id, at: r.at, fields });
+    case 'task.create':
+    case 'subtask.create':
+      await createTask(run, act);
+      return;
+    case 'space.create':
+    case 'project.create':
+      await createPlace(run, act);
+      return;
+    case 'space.edit':
+    case 'project.edit':
+      await editPlace(run, act);
+      return;
+    case 'space.delete':
+    case 'project.delete':
+      await deletePlace(run, act);
+      return;
+    case 'timer.range':
+    case 'timer.manual':
+      await addTime(run, act);
+      return;
+    case 'timer.fix':
+      await fixTimer(run, act);
+      return;
+    case 'timer.delete':
+    case 'file.delete':
+      await deleteOne(run, act);
+      return;
+    case 'undo': {
+      await undoOrRedo(run, 'undo', act.n);
+      const undid = run.did;
+      if (act.back > 0) await undoOrRedo(run, 'redo', act.back);
+      run.did = undid;
       return;
     }
+    case 'redo':
+      await undoOrRedo(run, 'redo', act.n);
+      return;
     case 'task.title': {
       const e = pickOf(tasks(), act.i);
       const value = `${prefix}u${++run.n}`;
@@ -290,7 +320,7 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
           ? { kind: 'task.delete', taskId: e.id }
           : { kind: 'checklist.delete', checklistId: e.id };
       const r = await run.edit(command, `delete ${e.key}`);
-      if (r) model.apply({ type: 'delete', key: e.key, at: r.at });
+      if (r) deleted(run, command.kind, e.key, r.at);
       return;
     }
     case 'item.create': {
@@ -303,7 +333,7 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
         `create c${n} on ${t.key}`,
       );
       if (r)
-        model.apply({
+        made(run, 'checklist.create', {
           type: 'create-item',
           key: `c${n}`,
           org,
@@ -330,7 +360,7 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
       );
       const id = r?.result.ids[0];
       if (r && id !== undefined)
-        model.apply({
+        made(run, 'attachment.upload', {
           type: 'upload',
           key: `f${n}`,
           org,
@@ -352,7 +382,7 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
         `start timer m${n} on ${t.key}`,
       );
       if (r)
-        model.apply({
+        made(run, 'timer.start', {
           type: 'timer-start',
           key: `m${n}`,
           org,
@@ -369,7 +399,7 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
       if (!t) return;
       const move = act.a === 'timer.stop' ? 'stop' : t.state === 'RUNNING' ? 'pause' : 'resume';
       const r = await run.edit({ kind: `timer.${move}`, trackId: t.id }, `${move} timer ${t.key}`);
-      if (r) model.apply({ type: 'timer-move', key: t.key, move, at: r.at });
+      if (r) moved(run, t.key, move, r.at);
       return;
     }
     case 'sync': {
