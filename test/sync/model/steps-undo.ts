@@ -404,14 +404,21 @@ const redone = async (run: CaseRun, step: UserStep, key: string, ids: Ids, at: n
       return;
     }
     case 'create':
-      remade(run, e.make, key, ids, at);
+      remade(run, e, key, ids, at);
       return;
   }
 };
 
 /** A create redone: made again from its command (new key and id) unless its holder is gone. */
-const remade = (run: CaseRun, make: MakeEvent, key: string, ids: Ids, at: number) => {
+const remade = (
+  run: CaseRun,
+  e: Extract<StepEntry, { t: 'create' }>,
+  key: string,
+  ids: Ids,
+  at: number,
+) => {
   const { model } = run;
+  const { make } = e;
   const holderKey =
     'task' in make && typeof make.task === 'string'
       ? make.task
@@ -420,8 +427,10 @@ const remade = (run: CaseRun, make: MakeEvent, key: string, ids: Ids, at: number
         : null;
   const holder = holderKey === null ? null : run.steps.resolve(holderKey);
   if (holder !== null && !model.isAlive(holder)) return;
-  const ek = engineKindOf(run, key);
-  const id = idOf(run, key);
+  // The engine's step names what it made by the id it made it under (its create's, or its
+  // last redo's), not the id a recreate gave it since: the new id is noted from that one.
+  const ek = engineKindOf(run, e.key);
+  const id = idOf(run, e.key);
   if (ek === null || id === null) return;
   const to = ids.movedTo(ek, id);
   if (to === undefined) throw new UndoMismatch(`redo of ${key}: not made again`);
@@ -432,4 +441,5 @@ const remade = (run: CaseRun, make: MakeEvent, key: string, ids: Ids, at: number
     again.within = holder;
   model.apply(again);
   run.steps.noteMoved(key, nk);
+  e.key = nk;
 };
