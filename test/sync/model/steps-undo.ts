@@ -127,6 +127,10 @@ const undone = async (
       // Custom fields go item by item, as the engine compares and sets them back.
       const ent = model.entities.get(key);
       const written = (f: string) => (ent?.fields.get(f as Field)?.writes.length ?? 0) > 0;
+      // A pull may land between the read before the undo and the undo itself: a writer's
+      // value there at the undo is a change since, kept.
+      const theirs = (f: string, v: Value) =>
+        ent?.fields.get(f as Field)?.writes.some((w) => w.value === v) ?? false;
       const back: Record<string, Value> = {};
       for (const [f, set] of Object.entries(e.values)) {
         const was = valueIn(before, f);
@@ -134,14 +138,14 @@ const undone = async (
         const prior = e.prior[f] ?? { values: [] };
         // sync/history's rule: a field still as the step set it goes back; one changed since
         // (by someone else: the user's own later steps were undone first) stays.
-        if (was === set) {
+        if (was === set && !theirs(f, now)) {
           if (now === was || !fits(now, prior))
             throw new UndoMismatch(
               `undo of ${key}.${f} = ${show(set)}: the replica has ${show(now)}, the model expects one of ${show(prior.values)}${prior.near === undefined ? '' : ` or about ${prior.near}`}`,
             );
           back[f] = now;
         } else {
-          if (now !== was)
+          if (now !== was && !theirs(f, now))
             throw new UndoMismatch(
               `undo of ${key}.${f} = ${show(set)}: changed since (${show(was)}), yet set to ${show(now)}`,
             );
