@@ -16,12 +16,29 @@ import { entityKey, kindSpec, parseEntityKey, type QueuedMutation } from '../out
 const isTimerRecord = (a: unknown): a is TimerRecord =>
   typeof a === 'object' && a !== null && typeof (a as TimerRecord).trackId === 'number';
 
-const taskDeleteQueued = (db: Sqlite, taskId: number): boolean =>
-  stmt(
-    db,
-    `SELECT 1 FROM outbox WHERE entity = ? AND kind = 'task.delete'
-       AND state IN ('pending', 'inflight') LIMIT 1`,
-  ).get(canonicalKey(db, 'task', taskId)) !== undefined;
+/**
+ * Whether the user deleted the timer's task: gone from the replica, or its delete (or its
+ * project's, its space's: they take it with them) still queued.
+ */
+const taskGoing = (db: Sqlite, taskId: number): boolean => {
+  const task = stmt(db, 'SELECT project_id, space_id FROM tasks WHERE task_id = ?').get(taskId) as
+    | { project_id: number | null; space_id: number | null }
+    | undefined;
+  if (!task) return true;
+  const keys = [
+    canonicalKey(db, 'task', taskId),
+    ...(task.project_id === null ? [] : [canonicalKey(db, 'project', task.project_id)]),
+    ...(task.space_id === null ? [] : [canonicalKey(db, 'space', task.space_id)]),
+  ];
+  return (
+    stmt(
+      db,
+      `SELECT 1 FROM outbox WHERE entity IN (SELECT value FROM json_each(?))
+         AND kind IN ('task.delete', 'project.delete', 'space.delete')
+         AND state IN ('pending', 'inflight') LIMIT 1`,
+    ).get(JSON.stringify(keys)) !== undefined
+  );
+};
 
 export const queueTimerCorrection = (
   db: Sqlite,
@@ -38,8 +55,9 @@ export const queueTimerCorrection = (
   // More moves of this timer are queued: correct after the last one.
   const queued = stmt(db, 'SELECT 1 FROM outbox WHERE entity = ? LIMIT 1').get(key);
   if (queued !== undefined) return;
-  // Its task's delete, queued, takes the timer away: a correction behind it would find none.
-  if (taskDeleteQueued(db, answer.taskId)) {
+  // Its task's delete (done here, or queued) takes the timer away: a correction behind it
+  // would find none.
+  if (taskGoing(db, answer.taskId)) {
     forgetTimerTruth(db, trackId);
     return;
   }

@@ -13,8 +13,8 @@
  *   ticked, so that update stays).
  * - create + delete: when the create has not reached the server, every row of the entity
  *   goes and nothing is sent; the queue also drops every row that depends on the entity.
- * - delete after updates or moves: those rows go (the entity is going anyway); a second
- *   delete is dropped.
+ * - delete after updates or moves: those rows go (the entity is going anyway), but for a
+ *   timer's stop (a later start needs it first); a second delete is dropped.
  * - moves (timer pause, resume, stop) are never merged: they keep their order.
  * - a row in flight is never touched (its request may already be at the server), and
  *   neither is a row whose earlier attempt may have reached it: the new edit is appended.
@@ -239,9 +239,13 @@ export const coalesce = (
         });
       // A local entity with no create queued never reached the server: nothing to delete.
       if (!head && unsentEntity) return plan('delete-of-unsent', { dropDependentsOf: [entity] });
+      // A timer's stop stays: the next start, queued before this delete, needs the timer
+      // stopped on the server first (one running or paused timer per user).
       const edits = rows.filter((r) => {
         const e = effectOf(r.kind);
-        return (e === 'update' || e === 'move') && r.state !== 'inflight';
+        return (
+          (e === 'update' || e === 'move') && r.kind !== 'timer.stop' && r.state !== 'inflight'
+        );
       });
       return edits.length > 0
         ? append(

@@ -27,6 +27,7 @@ export type StepEntry =
    * with what each may have held before (what an undo sets back).
    */
   | { t: 'set'; key: string; values: Record<string, Value>; prior: Record<string, Prior> }
+  /** `key`: what the create made, or its last redo (the engine's step names its id). */
   | { t: 'create'; key: string; make: MakeEvent }
   | { t: 'delete'; key: string; at: number }
   | { t: 'move'; key: string; move: TimerMove };

@@ -127,6 +127,10 @@ const undone = async (
       // Custom fields go item by item, as the engine compares and sets them back.
       const ent = model.entities.get(key);
       const written = (f: string) => (ent?.fields.get(f as Field)?.writes.length ?? 0) > 0;
+      // A pull may land between the read before the undo and the undo itself: a writer's
+      // value there at the undo is a change since, kept.
+      const theirs = (f: string, v: Value) =>
+        ent?.fields.get(f as Field)?.writes.some((w) => w.value === v) ?? false;
       const back: Record<string, Value> = {};
       for (const [f, set] of Object.entries(e.values)) {
         const was = valueIn(before, f);
@@ -134,14 +138,14 @@ const undone = async (
         const prior = e.prior[f] ?? { values: [] };
         // sync/history's rule: a field still as the step set it goes back; one changed since
         // (by someone else: the user's own later steps were undone first) stays.
-        if (was === set) {
+        if (was === set && !theirs(f, now)) {
           if (now === was || !fits(now, prior))
             throw new UndoMismatch(
               `undo of ${key}.${f} = ${show(set)}: the replica has ${show(now)}, the model expects one of ${show(prior.values)}${prior.near === undefined ? '' : ` or about ${prior.near}`}`,
             );
           back[f] = now;
         } else {
-          if (now !== was)
+          if (now !== was && !theirs(f, now))
             throw new UndoMismatch(
               `undo of ${key}.${f} = ${show(set)}: changed since (${show(was)}), yet set to ${show(now)}`,
             );
@@ -404,14 +408,21 @@ const redone = async (run: CaseRun, step: UserStep, key: string, ids: Ids, at: n
       return;
     }
     case 'create':
-      remade(run, e.make, key, ids, at);
+      remade(run, e, key, ids, at);
       return;
   }
 };
 
 /** A create redone: made again from its command (new key and id) unless its holder is gone. */
-const remade = (run: CaseRun, make: MakeEvent, key: string, ids: Ids, at: number) => {
+const remade = (
+  run: CaseRun,
+  e: Extract<StepEntry, { t: 'create' }>,
+  key: string,
+  ids: Ids,
+  at: number,
+) => {
   const { model } = run;
+  const { make } = e;
   const holderKey =
     'task' in make && typeof make.task === 'string'
       ? make.task
@@ -420,8 +431,10 @@ const remade = (run: CaseRun, make: MakeEvent, key: string, ids: Ids, at: number
         : null;
   const holder = holderKey === null ? null : run.steps.resolve(holderKey);
   if (holder !== null && !model.isAlive(holder)) return;
-  const ek = engineKindOf(run, key);
-  const id = idOf(run, key);
+  // The engine's step names what it made by the id it made it under (its create's, or its
+  // last redo's), not the id a recreate gave it since: the new id is noted from that one.
+  const ek = engineKindOf(run, e.key);
+  const id = idOf(run, e.key);
   if (ek === null || id === null) return;
   const to = ids.movedTo(ek, id);
   if (to === undefined) throw new UndoMismatch(`redo of ${key}: not made again`);
@@ -432,4 +445,5 @@ const remade = (run: CaseRun, make: MakeEvent, key: string, ids: Ids, at: number
     again.within = holder;
   model.apply(again);
   run.steps.noteMoved(key, nk);
+  e.key = nk;
 };
