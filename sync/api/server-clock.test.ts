@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerTime, ServerClock } from './server-clock';
+import { answerTime, type LocalStep, ServerClock } from './server-clock';
 
 describe('ServerClock', () => {
   it('narrows the offset to the samples that agree', () => {
@@ -25,6 +25,16 @@ describe('ServerClock', () => {
     expect(c.estimate()?.errorMs).toBeLessThanOrEqual(3);
   });
 
+  it('keeps an old sample, widened by its age, against a wide one that spans a sleep', () => {
+    const c = new ServerClock(null);
+    c.observe({ sentAt: 1_000, receivedAt: 1_004, serverTime: 601_002, precisionMs: 1 });
+    // Sent before a 13-minute sleep, answered after it: alone, it would put the offset anywhere
+    // in 13 minutes.
+    c.observe({ sentAt: 2_000, receivedAt: 782_000, serverTime: 1_381_999, precisionMs: 1 });
+    expect(Math.abs((c.estimate()?.offsetMs ?? 0) - 600_000)).toBeLessThan(200);
+    expect(c.estimate()?.errorMs).toBeLessThan(200);
+  });
+
   it('widens an estimate carried over from an earlier run by its age', () => {
     const c = new ServerClock();
     c.seed({ offsetMs: 500, errorMs: 2, at: 0 }, 86_400_000);
@@ -45,7 +55,8 @@ describe('ServerClock', () => {
     // An HTTP Date, to the second: alone it would say 220,543 ± ~1,000.
     c.observe({ sentAt: 1_100, receivedAt: 1_110, serverTime: 221_000, precisionMs: 1_000 });
     expect(c.estimate()?.offsetMs).toBeCloseTo(220_543, -1);
-    expect(c.estimate()?.errorMs).toBeLessThanOrEqual(3);
+    // Its 3 ms, widened by 100 ppm of its 110 ms of age.
+    expect(c.estimate()?.errorMs).toBeLessThanOrEqual(3.02);
   });
 
   it('reads an ISO timestamp to its precision, else the HTTP Date', () => {
@@ -60,5 +71,73 @@ describe('ServerClock', () => {
       precisionMs: 1_000,
     });
     expect(answerTime(undefined, undefined)).toBeNull();
+  });
+
+  describe('a jump of this machine’s clock', () => {
+    /** A clock 600 s behind the server's, its monotonic clock moved by hand. */
+    const jumping = () => {
+      const at = { mono: 0 };
+      const c = new ServerClock(() => at.mono);
+      const steps: LocalStep[] = [];
+      c.onStep((s) => steps.push(s));
+      c.noteLocal(1_000);
+      c.observe({ sentAt: 1_000, receivedAt: 1_004, serverTime: 601_002, precisionMs: 1 });
+      return { c, at, steps };
+    };
+
+    it('back is a step, told at once: the offset moves with it', () => {
+      const { c, at, steps } = jumping();
+      at.mono = 100;
+      c.noteLocal(1_104 - 300_000);
+      expect(steps).toEqual([{ jumps: [{ before: 1_004, ms: -300_000, windowFrom: null }] }]);
+      expect(c.toServer(1_104 - 300_000)).toBeCloseTo(601_104, -1);
+    });
+
+    it('forward is taken for a sleep until an answer tells it apart', () => {
+      const { c, at, steps } = jumping();
+      at.mono = 100;
+      c.noteLocal(1_104 + 120_000);
+      expect(c.unsureJumps()).toEqual([1_004]);
+      expect(steps).toEqual([]);
+      // The server's clock went on with it: a sleep.
+      c.observe({
+        sentAt: 121_100,
+        receivedAt: 121_104,
+        serverTime: 721_102,
+        precisionMs: 1,
+      });
+      expect(steps).toEqual([
+        { jumps: [{ before: 1_004, ms: 0, windowFrom: 1_004 + 600_000 + 60_000 }] },
+      ]);
+      expect(c.unsureJumps()).toEqual([]);
+    });
+
+    it('forward, the server’s clock as it was: a step, its times stamped meanwhile told', () => {
+      const { c, at, steps } = jumping();
+      at.mono = 100;
+      c.noteLocal(1_104 + 120_000);
+      c.observe({ sentAt: 121_100, receivedAt: 121_104, serverTime: 601_102, precisionMs: 1 });
+      expect(steps).toEqual([
+        { jumps: [{ before: 1_004, ms: 120_000, windowFrom: 1_004 + 600_000 + 60_000 }] },
+      ]);
+      expect(c.toServer(121_104)).toBeCloseTo(601_104, -1);
+    });
+
+    it('two forward jumps before an answer: the one the offset moved by is the step', () => {
+      const { c, at, steps } = jumping();
+      at.mono = 100;
+      c.noteLocal(1_104 + 60_000);
+      at.mono = 200;
+      c.noteLocal(1_204 + 60_000 + 180_000);
+      expect(c.unsureJumps()).toEqual([1_004, 61_104]);
+      // The server's clock went on by the second only: the first was a step, the second a sleep.
+      c.observe({
+        sentAt: 241_204,
+        receivedAt: 241_206,
+        serverTime: 601_205 + 180_000,
+        precisionMs: 1,
+      });
+      expect(steps.map((s) => s.jumps.map((j) => j.ms))).toEqual([[60_000, 0]]);
+    });
   });
 });

@@ -9,6 +9,17 @@
  * the intersection of the newest samples that still agree (a jump of either clock empties the
  * intersection: the older samples are dropped), its midpoint the offset and its half width
  * the error.
+ *
+ * This machine's clock also jumps (issue 23), and the engine keeps times of it (when an edit
+ * was made, when a timer began running). Its readings are checked against the monotonic clock
+ * (`noteLocal`): a jump of a second or more is a step or a sleep.
+ * - Back: only a step does that (an NTP correction, the user setting the clock). The offset
+ *   moves by the step at once, and the step is told (`onStep`): times kept of the old reading
+ *   move with it, so that each still converts to the server's clock as it did.
+ * - Forward: a sleep (the world's time, the server's with it, went on while this process was
+ *   frozen: nothing to correct) or a step: the server's next precise answer tells. Until then
+ *   it is taken for a sleep; when the answer shows the offset moved by the jump, the step is
+ *   told, with the server times stamped meanwhile on the old offset (`LocalStep.windowFrom`).
  */
 
 export interface ClockSample {
@@ -30,24 +41,174 @@ export interface ClockEstimate {
   at: number;
 }
 
-/** How many recent samples are kept; and how old one may be to still narrow the estimate. */
+/** One jump of this machine's clock: when, and how far it stepped. */
+export interface ClockJump {
+  /** The last reading of this machine's clock before the jump: kept times up to it are older. */
+  before: number;
+  /** How far the clock stepped (negative: back); 0 when a forward jump proved a sleep. */
+  ms: number;
+  /**
+   * A forward step learnt late: server times stamped since the jump on the old offset are
+   * those from this on, each `ms` ahead of the truth. Null for a step back (told at once).
+   */
+  windowFrom: number | null;
+}
+
+/** Jumps told apart (oldest first): each kept time moves by the steps it came before. */
+export interface LocalStep {
+  jumps: ClockJump[];
+}
+
+/** ServerClock's watch of this machine's clock, as an engine keeps it between runs. */
+export interface WatchState {
+  reading: { local: number; mono: number } | null;
+  unsure: {
+    jumps: { before: number; ms: number }[];
+    offsetMs: number;
+    errorMs: number;
+  } | null;
+}
+
+/** A jump of this machine's clock against the monotonic one at least this large is one. */
+export const JUMP_MS = 1_000;
+
+/** How many recent samples are kept. */
 const MAX_SAMPLES = 64;
-const MAX_SAMPLE_AGE_MS = 10 * 60_000;
-/** Clock drift allowance for an estimate carried over from an earlier run (100 ppm). */
+/**
+ * Clock drift allowance (100 ppm): an older sample, and an estimate carried over from an
+ * earlier run, count widened by their age. Not dropped for age: after a sleep, the only new
+ * sample may be one sent before it, as wide as the sleep (issue 23).
+ */
 const DRIFT_PER_MS = 1e-4;
 
 export class ServerClock {
   private samples: { lo: number; hi: number; at: number }[] = [];
   private current: ClockEstimate | null = null;
   private readonly listeners = new Set<(e: ClockEstimate) => void>();
+  private readonly stepListeners = new Set<(s: LocalStep) => void>();
+  /** The last reading of this machine's clock, with the monotonic clock's at it. */
+  private reading: { local: number; mono: number } | null = null;
+  /** Forward jumps not told apart yet (oldest first), with the estimate before them. */
+  private unsure: WatchState['unsure'] = null;
+
+  /** `monotonic`: a clock that never jumps (null: readings are not checked, as in tests). */
+  constructor(private readonly monotonic: (() => number) | null = () => performance.now()) {}
+
+  /**
+   * A reading of this machine's clock about to be used (the engine's every one, an answer's
+   * arrival): a jump since the last one is handled as the header says, before the reading
+   * stamps anything.
+   */
+  noteLocal(local: number): void {
+    if (!this.monotonic || !Number.isFinite(local)) return;
+    const mono = this.monotonic();
+    const last = this.reading;
+    this.reading = { local, mono };
+    if (!last) return;
+    const jump = Math.round(local - last.local - (mono - last.mono));
+    if (Math.abs(jump) < JUMP_MS) return;
+    if (jump < 0) {
+      this.step({ jumps: [{ before: last.local, ms: jump, windowFrom: null }] });
+      return;
+    }
+    const e = this.current;
+    const j = { before: last.local, ms: jump };
+    if (this.unsure) this.unsure.jumps.push(j);
+    else if (e) this.unsure = { jumps: [j], offsetMs: e.offsetMs, errorMs: e.errorMs };
+  }
+
+  /**
+   * What a later engine of this replica needs to go on watching: the last reading (with the
+   * monotonic clock's, meaningful in this process only) and the forward jumps not told apart.
+   */
+  watchState(): WatchState {
+    return {
+      reading: this.reading,
+      unsure: this.unsure ? { ...this.unsure, jumps: [...this.unsure.jumps] } : null,
+    };
+  }
+
+  /**
+   * Goes on from a kept state (before any reading): its jumps not told apart, and, when kept
+   * by this very process (`sameProcess`), its last reading, so that a jump while no engine was
+   * open is seen at the next one.
+   */
+  resumeWatch(state: WatchState, sameProcess: boolean): void {
+    if (this.reading || this.unsure) return;
+    if (sameProcess) this.reading = state.reading;
+    this.unsure = state.unsure;
+  }
+
+  /** The forward jumps not told apart yet: the last reading before each (oldest first). */
+  unsureJumps(): number[] {
+    return this.unsure?.jumps.map((j) => j.before) ?? [];
+  }
+
+  onStep(listener: (s: LocalStep) => void): () => void {
+    this.stepListeners.add(listener);
+    return () => this.stepListeners.delete(listener);
+  }
+
+  /** The clock stepped: the offset and the samples move with it, and the step is told. */
+  private step(s: LocalStep): void {
+    // A kept time of this clock moves by every step it came before.
+    const moved = (t: number) => t + s.jumps.reduce((n, j) => n + (t <= j.before ? j.ms : 0), 0);
+    const total = s.jumps.reduce((n, j) => n + j.ms, 0);
+    if (total !== 0) {
+      this.samples = this.samples.map((x) => ({
+        lo: x.lo - total,
+        hi: x.hi - total,
+        at: moved(x.at),
+      }));
+      if (this.unsure)
+        this.unsure = {
+          ...this.unsure,
+          offsetMs: this.unsure.offsetMs - total,
+          jumps: this.unsure.jumps.map((j) => ({ ...j, before: moved(j.before) })),
+        };
+      const e = this.current;
+      if (e) this.set({ offsetMs: e.offsetMs - total, errorMs: e.errorMs, at: moved(e.at) });
+    }
+    for (const l of this.stepListeners) l(s);
+  }
+
+  /**
+   * Forward jumps told apart by a sample sent after them, precise enough: the offset moved back
+   * by as much as some of them add up to; those are steps, the others sleeps (none moved it:
+   * all slept).
+   */
+  private decide(sentAt: number, lo: number, hi: number): void {
+    const u = this.unsure;
+    const last = u?.jumps[u.jumps.length - 1];
+    if (!u || !last || sentAt <= last.before) return;
+    if (hi - lo > Math.min(...u.jumps.map((j) => j.ms)) / 2) return;
+    this.unsure = null;
+    const moved = u.offsetMs - (lo + hi) / 2;
+    // The subset of the jumps whose sum is nearest the move (a few jumps at most: all tried).
+    let best = 0;
+    let bestError = Math.abs(moved);
+    for (let mask = 1; mask < 1 << Math.min(u.jumps.length, 10); mask++) {
+      const sum = u.jumps.reduce((n, j, i) => n + (mask & (1 << i) ? j.ms : 0), 0);
+      if (Math.abs(moved - sum) < bestError) [best, bestError] = [mask, Math.abs(moved - sum)];
+    }
+    this.step({
+      jumps: u.jumps.map((j, i) => ({
+        before: j.before,
+        ms: best & (1 << i) ? j.ms : 0,
+        windowFrom: j.before + u.offsetMs + Math.round(j.ms / 2),
+      })),
+    });
+  }
 
   /** One answer's timing. Samples that make no sense (received before sent) are ignored. */
   observe(sample: ClockSample): void {
     const { sentAt, receivedAt, serverTime, precisionMs } = sample;
     if (![sentAt, receivedAt, serverTime, precisionMs].every(Number.isFinite)) return;
     if (receivedAt < sentAt || precisionMs < 0) return;
+    this.noteLocal(receivedAt);
     const lo = serverTime - receivedAt - precisionMs;
     const hi = serverTime - sentAt + precisionMs;
+    this.decide(sentAt, lo, hi);
     this.samples.push({ lo, hi, at: receivedAt });
     if (this.samples.length > MAX_SAMPLES) this.samples.shift();
     let low = -Infinity;
@@ -55,9 +216,10 @@ export class ServerClock {
     let kept = 0;
     for (let i = this.samples.length - 1; i >= 0; i--) {
       const s = this.samples[i];
-      if (!s || receivedAt - s.at > MAX_SAMPLE_AGE_MS) break;
-      const nextLow = Math.max(low, s.lo);
-      const nextHigh = Math.min(high, s.hi);
+      if (!s) break;
+      const drift = Math.max(0, receivedAt - s.at) * DRIFT_PER_MS;
+      const nextLow = Math.max(low, s.lo - drift);
+      const nextHigh = Math.min(high, s.hi + drift);
       // An older sample that disagrees: one of the clocks jumped since; it and older ones go.
       if (nextLow > nextHigh) break;
       low = nextLow;

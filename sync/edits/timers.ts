@@ -31,6 +31,12 @@ export interface TimerTruthRecord {
   endTime: number | null;
   billingStatus: BillingStatus;
   notes: string | null;
+  /**
+   * Running parts closed (a pause, a stop) across forward jumps of this machine's clock not
+   * told apart yet (sync/api/server-clock.ts): each jump's last reading before. Counted in
+   * `accumulatedMs` as sleeps are; taken out for those that prove steps (`restampTruths`).
+   */
+  acrossJumps?: number[];
 }
 
 /** What the user saw of a timer: what `updateTimer` needs to make the server agree. */
@@ -44,7 +50,8 @@ export interface TimerTruth {
   notes: string | null;
 }
 
-const KEY = (trackId: number) => `edits.timer:${trackId}`;
+const PREFIX = 'edits.timer:';
+const KEY = (trackId: number) => `${PREFIX}${trackId}`;
 
 export const runningMs = (t: TimerTruthRecord, now: number): number =>
   t.accumulatedMs +
@@ -103,6 +110,53 @@ export const timerTruth = (db: Sqlite, trackId: number, now: number): TimerTruth
     billingStatus: t.billingStatus,
     notes: t.notes,
   };
+};
+
+/** The jumps of a step, as `restampTruths` and the engine's restamp take them. */
+export interface Jump {
+  before: number;
+  ms: number;
+  windowFrom: number | null;
+}
+
+/** A kept time of this machine's clock, moved by every step it came before. */
+export const localMoved = (jumps: readonly Jump[], t: number): number =>
+  t + jumps.reduce((n, j) => n + (t <= j.before ? j.ms : 0), 0);
+
+/** A server time stamped on an old offset after forward steps learnt late, taken back. */
+export const serverMoved = (jumps: readonly Jump[], t: number): number =>
+  t - jumps.reduce((n, j) => n + (j.windowFrom !== null && t >= j.windowFrom ? j.ms : 0), 0);
+
+/**
+ * This machine's clock stepped (sync/api/server-clock.ts `LocalStep`): each record's times of
+ * this clock from before a step move with it; a forward step learnt late also takes back what
+ * it added meanwhile (server times stamped on the old offset, and the running parts closed
+ * across it). A sleep (`ms` 0) only drops the marks. Rewrites the rows of the records it
+ * changed.
+ */
+export const restampTruths = (db: Sqlite, jumps: readonly Jump[], now: number): void => {
+  const rows = stmt(db, 'SELECT key, value FROM replica_info WHERE key LIKE ?').all(
+    `${PREFIX}%`,
+  ) as { key: string; value: string }[];
+  for (const r of rows) {
+    const t = JSON.parse(r.value) as TimerTruthRecord;
+    const { acrossJumps = [], ...rest } = t;
+    const told = jumps.filter((j) => acrossJumps.includes(j.before));
+    const left = acrossJumps.filter((b) => !jumps.some((j) => j.before === b));
+    const next: TimerTruthRecord = {
+      ...rest,
+      ...(left.length > 0 ? { acrossJumps: left } : {}),
+      startTime: serverMoved(jumps, t.startTime),
+      endTime: t.endTime === null ? null : serverMoved(jumps, t.endTime),
+      runningSince: t.runningSince === null ? null : localMoved(jumps, t.runningSince),
+      accumulatedMs: Math.max(0, t.accumulatedMs - told.reduce((n, j) => n + j.ms, 0)),
+    };
+    if (JSON.stringify(next) === r.value) continue;
+    stmt(db, 'UPDATE replica_info SET value = ? WHERE key = ?').run(JSON.stringify(next), r.key);
+    const id = Number(r.key.slice(PREFIX.length));
+    if (stmt(db, 'SELECT 1 FROM timers WHERE track_id = ?').get(id) !== undefined)
+      writeTimerRow(db, id, next, now);
+  }
 };
 
 // ---- moves --------------------------------------------------------------------------------

@@ -16,7 +16,12 @@ import {
   unseenChanges,
 } from '../changes/store';
 import { replicaFilesDir } from '../db/open';
-import { readClockEstimate, writeClockEstimate } from '../db/queries/server-clock';
+import {
+  readClockEstimate,
+  readClockWatch,
+  writeClockEstimate,
+  writeClockWatch,
+} from '../db/queries/server-clock';
 import { readStreamState } from '../db/queries/sync-state';
 import { Replica } from '../db/replica';
 import {
@@ -44,6 +49,7 @@ import { dismissNotice, listNotices } from '../outbox/notices';
 import { type PushEvent, Pusher } from '../outbox/pusher';
 import type { EntityKey, Json } from '../outbox/types';
 import { ChangeBatcher } from './change-batcher';
+import { restampClock } from './clock-step';
 import type { EngineEvent, EngineOptions, EngineStatus, SyncEngine } from './engine-api';
 import { LazyData } from './lazy';
 import { NotificationWatch } from './notification-watch';
@@ -100,11 +106,45 @@ class Engine implements SyncEngine {
 
   constructor(private readonly options: EngineOptions) {
     this.pullSchedule = new PullSchedule(options.pullIntervalMs ?? 30_000, options.backoff);
-    // One clock with the API client's: the server clock's offset is estimated against it.
-    this.now = options.now ?? options.client.clock;
+    // One clock with the API client's: the server clock's offset is estimated against it. Its
+    // every reading is checked for a jump before it stamps anything (a step moves the times
+    // the replica keeps, clock-step.ts). An engine given a clock of its own (tests moving time
+    // by hand) is not watched: its readings and the answers' would be of two clocks.
+    const clock = options.now ?? options.client.clock;
     const client = options.client;
+    const watched = clock === client.clock;
+    this.now = !watched
+      ? clock
+      : () => {
+          const t = clock();
+          client.serverClock.noteLocal(t);
+          // A forward jump not told apart yet is kept: a crash before the server's answer
+          // must not forget it.
+          const unsure = client.serverClock.unsureJumps().length;
+          if (unsure !== this.keptUnsure) this.keepClockWatch(unsure);
+          return t;
+        };
     const key = { serverUrl: client.baseUrl.origin, userId: options.userId, orgId: client.orgId };
     this.replica = Replica.open(options.dataDir, key);
+    // Before this clock is first read: the server clock's estimate this replica kept, and the
+    // watch of this clock from its last engine (a jump while it was closed, in this process, is
+    // seen at the next reading; a forward jump not told apart is still to be).
+    const kept = readClockEstimate(this.replica.db);
+    if (kept) client.serverClock.seed(kept, clock());
+    const watch = watched ? readClockWatch(this.replica.db) : null;
+    if (watch) client.serverClock.resumeWatch(watch, watch.origin === performance.timeOrigin);
+    this.keptUnsure = client.serverClock.unsureJumps().length;
+    this.offStep = !watched
+      ? () => false
+      : client.serverClock.onStep((step) => {
+          if (!this.replica.db.open) return;
+          restampClock(this.replica.db, step.jumps, clock());
+          // The estimate moved with the step: kept now, or a crash before the next sync would
+          // leave the next run stamping on the old one until its first answer.
+          this.keepClockEstimate();
+          this.keepClockWatch(client.serverClock.unsureJumps().length);
+        });
+    this.watched = watched;
     this.filesDir = replicaFilesDir(options.dataDir, key);
     const db = this.replica.db;
     // A crash left rows in flight: they go again (their idempotency key makes that safe).
@@ -141,19 +181,39 @@ class Engine implements SyncEngine {
       rollBack: (rows) => rollBack(db, rows, this.now()),
       deletedAfter: (row) => deletedAfter(db, row),
       reapplyOwn: (entity) => rebaseOwnRows(db, entity, this.rebaseOptions()),
-      afterSettle: (row, answer) => queueTimerCorrection(db, row, answer, this.now()),
+      afterSettle: (row, answer) =>
+        queueTimerCorrection(
+          db,
+          row,
+          answer,
+          this.now(),
+          client.serverClock.unsureJumps().length > 0,
+        ),
       atSend: (row) => timerUpdateAtSend(db, row, this.now()),
       onEvent: (e) => this.onPush(e),
     });
     this.notifications = new NotificationWatch(db);
     // Whose work this replica holds, before any edit: a pull's deletions of it are told.
     noteLocalUser(db, options.userId);
-    const kept = readClockEstimate(db);
-    if (kept) client.serverClock.seed(kept, this.now());
+  }
+
+  /** How many forward jumps not told apart the replica keeps. */
+  private keptUnsure = 0;
+
+  private keepClockWatch(unsure: number): void {
+    this.keptUnsure = unsure;
+    if (!this.watched || !this.replica.db.open) return;
+    writeClockWatch(this.replica.db, {
+      origin: performance.timeOrigin,
+      ...this.options.client.serverClock.watchState(),
+    });
   }
 
   private pushing = false;
   private keptClock: ClockEstimate | null = null;
+  private readonly offStep: () => void;
+  /** This engine's clock is its client's, checked for jumps (see the constructor). */
+  private readonly watched: boolean;
 
   /** The server clock's estimate, into the replica when it changed (a run offline uses it). */
   private keepClockEstimate(): void {
@@ -188,6 +248,8 @@ class Engine implements SyncEngine {
   async close(): Promise<void> {
     await this.stop();
     this.keepClockEstimate();
+    this.keepClockWatch(this.options.client.serverClock.unsureJumps().length);
+    this.offStep();
     this.replica.onServerWrite(null);
     this.changes.flush();
     this.replica.close();
@@ -208,6 +270,7 @@ class Engine implements SyncEngine {
       userId: this.options.userId,
       dataDir: this.filesDir,
       serverOffsetMs: this.options.client.serverClock.estimate()?.offsetMs ?? 0,
+      clockUnsure: this.options.client.serverClock.unsureJumps(),
     };
     return {
       db: this.replica.db,

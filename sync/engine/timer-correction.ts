@@ -45,6 +45,12 @@ export const queueTimerCorrection = (
   row: QueuedMutation,
   answer: unknown,
   now: number,
+  /**
+   * This machine's clock jumped forward and the server has not told a step from a sleep yet
+   * (sync/api/server-clock.ts): a running timer's time now may count the jump, so only its
+   * start is compared (its next pause or stop is compared in full, the jump told by then).
+   */
+  clockUnsure = false,
 ): void => {
   if (kindSpec(row.kind).entity !== 'timer') return;
   // A stop that found its timer gone (deleted with its task): nothing left to correct.
@@ -68,7 +74,8 @@ export const queueTimerCorrection = (
   const slack = truth.state === 'RUNNING' ? 1 : 0;
   const same =
     truth.startTime === answer.startTime &&
-    Math.abs(truth.durationSeconds - answer.durationSeconds) <= slack;
+    ((clockUnsure && truth.state === 'RUNNING') ||
+      Math.abs(truth.durationSeconds - answer.durationSeconds) <= slack);
   if (same) {
     // A timer still running or paused keeps its record: the server's reading of it is whole
     // seconds at an answer's moment, the user's is to the millisecond since the start, and the

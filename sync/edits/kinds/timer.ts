@@ -112,12 +112,19 @@ const moveTimer = (
   ctx: EditContext,
 ): EditResult => {
   const { id, truth } = knownTimer(db, c.trackId, ctx.now);
-  const next =
+  const moved =
     c.kind === 'timer.pause'
       ? timers.pause(truth, ctx.now)
       : c.kind === 'timer.resume'
         ? timers.resume(truth, ctx.now)
         : timers.stop(truth, ctx.now, ctx.serverOffsetMs);
+  // A running part closed across jumps of the clock not told apart yet from sleeps.
+  const since = truth.state === 'RUNNING' ? truth.runningSince : null;
+  const across = since === null ? [] : (ctx.clockUnsure ?? []).filter((b) => b >= since);
+  const next =
+    across.length > 0
+      ? { ...moved, acrossJumps: [...new Set([...(moved.acrossJumps ?? []), ...across])] }
+      : moved;
   const operationId = moveOps[c.kind];
   const body = { ...checkBody(operationId, {}), at: ctx.now };
   timers.writeTruth(db, id, next);

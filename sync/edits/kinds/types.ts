@@ -21,6 +21,12 @@ export interface EditContext {
    * clock, so that it lands at once whatever the skew.
    */
   serverOffsetMs?: number;
+  /**
+   * The last readings before the forward jumps of this machine's clock that the server has not
+   * yet told apart from sleeps (none: empty or absent): a timer's running part closed now is
+   * marked with those it runs across (timers.ts `acrossJumps`).
+   */
+  clockUnsure?: readonly number[];
 }
 
 /** The mutation kinds of one entity kind: `KindsOf<'checklist'>` = `'checklist.create' | …`. */
