@@ -7,7 +7,7 @@
  * A failure throws with everything needed to understand it.
  */
 
-import { CaseFailure, type CaseRun } from './case-run';
+import { CaseFailure, type CaseRun, clocksOf } from './case-run';
 import { checkOrg, type OrgView, type Problem } from './check';
 import type { DrainAnswer } from './protocol';
 import { settleSecond } from './second-client';
@@ -62,7 +62,7 @@ export const endCase = async (run: CaseRun): Promise<void> => {
     });
   }
   const server = serverState(ms, orgIds);
-  const want = model.expectations(run.offsetMs);
+  const want = model.expectations();
   const problems: Problem[] = [];
   const tables: string[] = [];
   for (const v of views.sort((a, b) => a.org - b.org)) {
@@ -77,7 +77,7 @@ export const endCase = async (run: CaseRun): Promise<void> => {
       `broken: rule ${rules.join(', rule ')}`,
       ...problems.map((p) => `- [${p.rule}] ${p.message}`),
       '',
-      `case: ${run.quirky ? 'server ignores Idempotency-Key' : 'server honours Idempotency-Key'}, server clock ${run.offsetMs >= 0 ? '+' : ''}${run.offsetMs} ms, prefix ${run.prefix}`,
+      `case: ${run.quirky ? 'server ignores Idempotency-Key' : 'server honours Idempotency-Key'}, ${clocksOf(run.skews.server, run.skews.client, run.clocks)}, prefix ${run.prefix}`,
       'actions (with what each did):',
       ...run.log.map((l) => `  ${l}`),
       '',

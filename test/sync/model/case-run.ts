@@ -78,6 +78,19 @@ export const spawnChild = async (ctx: RunContext): Promise<EngineChild> => {
   return next;
 };
 
+const signed = (n: number) => `${n >= 0 ? '+' : ''}${n}`;
+
+/** A case's clocks against the real one, at its start and at its end, for a report. */
+export const clocksOf = (
+  server: number,
+  client: number,
+  now: { server: number; client: number },
+): string =>
+  `server clock ${signed(server)} ms, client clock ${signed(client)} ms` +
+  (now.server === server && now.client === client
+    ? ''
+    : ` (at the end: server ${signed(now.server)}, client ${signed(now.client)})`);
+
 export class CaseFailure extends Error {
   override readonly name = 'CaseFailure';
 }
@@ -86,7 +99,13 @@ export class CaseFailure extends Error {
 export interface CaseRun {
   ctx: RunContext;
   quirky: boolean;
-  offsetMs: number;
+  /**
+   * The server's and the child's clocks against the real one, ms, now: the case's skews, moved
+   * by sleeps (both) and steps (the child's) (clock.ts).
+   */
+  clocks: { server: number; client: number };
+  /** The case's clocks at its start. */
+  skews: { server: number; client: number };
   ms: ModelServer;
   prefix: string;
   orgs: SeededOrg[];

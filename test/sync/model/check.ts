@@ -25,6 +25,18 @@ export interface OrgView {
 /** startTime and a stop's endTime: the user's `at` in server time, within this. */
 export const TIME_TOLERANCE_MS = 250;
 
+/** A plain value with every object's keys in order (rows compared as JSON text). */
+const sortedKeys = (x: unknown): unknown =>
+  x === null || typeof x !== 'object'
+    ? x
+    : Array.isArray(x)
+      ? x.map(sortedKeys)
+      : Object.fromEntries(
+          Object.entries(x)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([k, v]) => [k, sortedKeys(v)]),
+        );
+
 const show = (v: Value | undefined) => (v === undefined ? '(absent)' : JSON.stringify(v));
 
 type Row = ServerState['tasks' | 'items' | 'spaces' | 'projects'][number];
@@ -144,21 +156,19 @@ export const checkOrg = (
     if (placed) fail('3 exactly once', `${e.kind} ${e.key} (server ${id}) ${placed}`);
     const replicaRow =
       e.kind === 'task'
-        ? v.replica?.tasks.find((t) => t.id === id)
+        ? v.replica?.tasks.find((t) => t.id === id)?.fields
         : v.replica?.checklist.find((c) => c.id === id);
+    // A custom field without a value has no row: null, as the model holds a cleared one.
+    const fieldOf = (fields: Record<string, Value>, field: string) =>
+      Object.hasOwn(fields, field) ? fields[field] : field.startsWith('cf:') ? null : undefined;
     for (const [field, exp] of Object.entries(e.fields)) {
       if (!exp) continue;
-      // A custom field without a value has no row: null, as the model holds a cleared one.
       const actual =
         'fields' in row
-          ? Object.hasOwn(row.fields, field)
-            ? row.fields[field]
-            : field.startsWith('cf:')
-              ? null
-              : undefined
+          ? fieldOf(row.fields, field)
           : (row as unknown as Record<string, Value>)[field];
       const inReplica = replicaRow
-        ? (replicaRow as unknown as Record<string, Value>)[field]
+        ? fieldOf(replicaRow as unknown as Record<string, Value>, field)
         : undefined;
       const ok = exp.accept.some((a) => a === actual);
       line.push(
@@ -304,7 +314,8 @@ export const checkOrg = (
     fail('6 replica', `pending ${v.status.pending}, failed ${JSON.stringify(v.status.failed)}`);
   if (v.replica) {
     const r = v.replica;
-    const key = (x: object) => JSON.stringify(x);
+    // Keys sorted at every level: the same fields read in another order are the same row.
+    const key = (x: object) => JSON.stringify(sortedKeys(x));
     const diff = (what: string, server: object[], replica: object[]) => {
       const s = new Set(server.map(key));
       const rr = new Set(replica.map(key));
@@ -318,12 +329,7 @@ export const checkOrg = (
     };
     diff(
       'tasks',
-      serverTasks.map((t) => ({
-        id: t.id,
-        title: t.fields.title,
-        priority: t.fields.priority,
-        status: t.fields.status,
-      })),
+      serverTasks.map((t) => ({ id: t.id, fields: t.fields })),
       r.tasks,
     );
     diff(
@@ -333,6 +339,7 @@ export const checkOrg = (
         taskId: c.taskId,
         name: c.name,
         completed: c.completed,
+        assignee: c.assignee,
       })),
       r.checklist,
     );
@@ -341,24 +348,13 @@ export const checkOrg = (
       serverFiles.map((a) => ({ id: a.id, taskId: a.taskId, name: a.name, size: a.size })),
       r.attachments,
     );
-    const timerView = (t: {
-      id: number;
-      state: string;
-      durationSeconds: number;
-      startTime: number;
-    }) => ({
-      id: t.id,
-      state: t.state,
-      durationSeconds: t.durationSeconds,
-      startTime: t.startTime,
-    });
     // The replica holds the active timers and those its own edits wrote: each must be the
-    // server's; every active one of the server must be there.
+    // server's, every field the app edits; every active one of the server must be there.
     const inReplica = new Set(r.timers.map((t) => t.id));
     diff(
       'timers',
-      serverTimers.filter((t) => inReplica.has(t.id) || t.state !== 'STOPPED').map(timerView),
-      r.timers.map(timerView),
+      serverTimers.filter((t) => inReplica.has(t.id) || t.state !== 'STOPPED'),
+      r.timers,
     );
   }
   return { problems, table };

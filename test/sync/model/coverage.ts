@@ -32,6 +32,7 @@ export const coverageCases = (): Case[] =>
     return {
       quirky: false,
       offsetMs: 0,
+      clientOffsetMs: 0,
       actions: [
         { a: 'task.create' },
         { a: 'item.create', i: 0 },

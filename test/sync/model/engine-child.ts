@@ -14,6 +14,7 @@ import type { TimersTable } from '../../../sync/db/types';
 import { entityState } from '../../../sync/edits/entities';
 import { openEngine } from '../../../sync/engine/engine';
 import type { EngineStatus, SyncEngine } from '../../../sync/engine/engine-api';
+import { cfKey, type TaskColumns, taskFields } from './canonical';
 import {
   type ChildMessage,
   type ChildRequest,
@@ -44,28 +45,43 @@ interface Open {
 let open: Open | null = null;
 
 /**
- * The engine's clock, recording its first reading during an edit: `at` is the time the edit
- * was applied with, in this machine's clock, as the user saw it.
+ * The engine's clock: the real one at an offset the parent sets (a skew for the whole case,
+ * moved by a step or a sleep mid-case). Session, API client and engine share it, as the app's
+ * share one wall clock. Its first reading during an edit is recorded with the real time.
  */
+let clockOffsetMs = 0;
+/** The next offset and the real time it takes effect at. */
+let nextOffset: { offsetMs: number; atReal: number } | null = null;
 let capturing = false;
-let capturedAt: number | null = null;
+let captured: { at: number; engineAt: number } | null = null;
 const clock = () => {
-  const t = Date.now();
-  if (capturing && capturedAt === null) capturedAt = t;
+  const real = Date.now();
+  if (nextOffset && real >= nextOffset.atReal) {
+    clockOffsetMs = nextOffset.offsetMs;
+    nextOffset = null;
+  }
+  const t = real + clockOffsetMs;
+  if (capturing && captured === null) captured = { at: real, engineAt: t };
   return t;
 };
 
-/** Runs `fn` with the clock recording its first reading (the time its edits were applied). */
-const clocked = <T>(fn: () => T): { value: T; at: number | null } => {
+/**
+ * Runs `fn` with the clock recording its first reading: the real time and the engine's at
+ * which its edits were applied (null: it read no clock).
+ */
+const clocked = <T>(fn: () => T): { value: T; at: { at: number; engineAt: number } | null } => {
   capturing = true;
-  capturedAt = null;
+  captured = null;
   try {
     const value = fn();
-    return { value, at: capturedAt };
+    // Read through a function: TypeScript narrows the module variable to null above.
+    return { value, at: capturedTimes() };
   } finally {
     capturing = false;
   }
 };
+
+const capturedTimes = () => captured;
 
 const sessionFor = async (r: OpenRequest): Promise<Session> => {
   // A refresh rotates the pair: the parent keeps the newest for the next child.
@@ -73,12 +89,19 @@ const sessionFor = async (r: OpenRequest): Promise<Session> => {
     send({ type: 'tokens', tokens });
   };
   if (r.auth.kind === 'password')
-    return signIn(r.serverUrl, r.auth.email, r.auth.password, { onTokens });
-  return createSession(r.serverUrl, { tokens: r.auth.tokens, user: r.auth.user, onTokens });
+    return signIn(r.serverUrl, r.auth.email, r.auth.password, { onTokens, clock });
+  return createSession(r.serverUrl, {
+    tokens: r.auth.tokens,
+    user: r.auth.user,
+    onTokens,
+    clock,
+  });
 };
 
 const doOpen = async (r: OpenRequest): Promise<EngineStatus> => {
   if (open) throw new Error('an engine is open already: close it first');
+  clockOffsetMs = r.clockOffsetMs;
+  nextOffset = null;
   const session = await sessionFor(r);
   const client = createApiClient({ baseUrl: r.serverUrl, orgId: r.orgId, session });
   const engine = openEngine({
@@ -135,34 +158,68 @@ const ids = (engine: SyncEngine): IdsAnswer => {
   return { mappings, queued, moved };
 };
 
+/** Rows grouped by task id. */
+const byTask = <R extends { task_id: number }>(rows: readonly R[]) => {
+  const out = new Map<number, R[]>();
+  for (const r of rows) out.set(r.task_id, [...(out.get(r.task_id) ?? []), r]);
+  return out;
+};
+
+/** The replica as the check compares it with the server's store (protocol.ts `replicaDump`). */
 const dump = (engine: SyncEngine): ReplicaDump => {
   const db = engine.replica.db;
-  const now = Date.now();
+  const now = clock();
+  const owners = byTask(
+    db.prepare('SELECT task_id, user_id FROM task_owners').all() as {
+      task_id: number;
+      user_id: number;
+    }[],
+  );
+  const tags = byTask(
+    db.prepare('SELECT task_id, name FROM task_tags').all() as { task_id: number; name: string }[],
+  );
+  const values = byTask(
+    db.prepare('SELECT task_id, field_id, value FROM custom_field_values').all() as {
+      task_id: number;
+      field_id: number;
+      value: string;
+    }[],
+  );
   return {
     tasks: (
-      db.prepare('SELECT task_id, title, priority, status FROM tasks ORDER BY task_id').all() as {
-        task_id: number;
-        title: string;
-        priority: string | null;
-        status: string | null;
-      }[]
+      db
+        .prepare(
+          `SELECT task_id, title, description, status, priority, completion, start_date, due_date
+           FROM tasks ORDER BY task_id`,
+        )
+        .all() as TaskColumns[]
     ).map((t) => ({
       id: t.task_id,
-      title: t.title,
-      priority: t.priority ?? '',
-      status: t.status ?? '',
+      fields: taskFields(
+        t,
+        (owners.get(t.task_id) ?? []).map((o) => o.user_id),
+        (tags.get(t.task_id) ?? []).map((g) => g.name),
+        Object.fromEntries((values.get(t.task_id) ?? []).map((v) => [cfKey(v.field_id), v.value])),
+      ),
     })),
     checklist: (
       db
         .prepare(
-          'SELECT checklist_id, task_id, name, completed FROM checklist_items ORDER BY checklist_id',
+          'SELECT checklist_id, task_id, name, completed, assignee_id FROM checklist_items ORDER BY checklist_id',
         )
-        .all() as { checklist_id: number; task_id: number; name: string; completed: number }[]
+        .all() as {
+        checklist_id: number;
+        task_id: number;
+        name: string;
+        completed: number;
+        assignee_id: number | null;
+      }[]
     ).map((c) => ({
       id: c.checklist_id,
       taskId: c.task_id,
       name: c.name,
       completed: c.completed === 1,
+      assignee: c.assignee_id,
     })),
     attachments: (
       db
@@ -181,7 +238,8 @@ const dump = (engine: SyncEngine): ReplicaDump => {
       name: a.file_name,
       size: a.size ?? -1,
     })),
-    // As the app shows them: a running timer's duration grows from the copy's observed_at.
+    // As the app shows them: a running timer's duration grows from the copy's observed_at, on
+    // the engine's clock.
     timers: (db.prepare('SELECT * FROM timers ORDER BY track_id').all() as TimersTable[]).map(
       (row) => timerView(timerDto(row, now)),
     ),
@@ -200,18 +258,21 @@ const drain = async (engine: SyncEngine, maxMs: number) => {
   const deadline = Date.now() + maxMs;
   await engine.syncNow();
   // No cycle is in flight now, and a timer's next one starts 10 ms later at the earliest: the
-  // next syncNow begins a cycle of its own.
-  const fresh = Date.now();
+  // next syncNow begins a cycle of its own, and a sync time other than this one is of a cycle
+  // begun after it. (Compared for change, not order: the engine's clock may have stepped
+  // back since.)
+  const before = engine.status().lastSyncAt;
   let rounds = 0;
   for (;;) {
     rounds++;
     await engine.syncNow();
     const s = engine.status();
-    if (s.pending === 0 && s.lastSyncAt !== null && s.lastSyncAt >= fresh)
+    if (s.pending === 0 && s.lastSyncAt !== null && s.lastSyncAt !== before)
       return { status: s, drained: true, rounds };
     if (Date.now() >= deadline) return { status: s, drained: false, rounds };
-    // Nothing due (an edit waits behind a failed one, say): look again a little later.
-    const due = s.nextRetryAt !== null ? s.nextRetryAt - Date.now() : 25;
+    // Nothing due (an edit waits behind a failed one, say): look again a little later. The
+    // retry's time is the engine's clock's.
+    const due = s.nextRetryAt !== null ? s.nextRetryAt - clock() : 25;
     await sleep(Math.max(1, Math.min(due, deadline - Date.now(), 1_500)));
   }
 };
@@ -223,27 +284,30 @@ const handle = async (r: ChildRequest): Promise<unknown> => {
     case 'close':
       return doClose();
     case 'edit': {
-      const result = clocked(() => engineOf().edit(r.command));
-      if (result.at === null) throw new Error('the engine applied an edit without its clock');
-      return { result: result.value, at: result.at };
+      const done = clocked(() => engineOf().edit(r.command));
+      if (done.at === null) throw new Error('the engine applied an edit without its clock');
+      return { result: done.value, ...done.at };
     }
     case 'undo':
     case 'redo': {
       const engine = engineOf();
       const done = clocked(() => (r.cmd === 'undo' ? engine.undo() : engine.redo()));
-      return { step: done.value, at: done.value === null ? null : done.at };
+      return { step: done.value, at: done.value === null ? null : (done.at?.at ?? null) };
     }
     case 'state':
       return entityState(engineOf().replica.db, r.kind, r.id);
     case 'sync': {
       const engine = engineOf();
-      const asked = Date.now();
       // Idle: whatever cycle answers this one has not pulled yet (a cycle sets 'pulling' and
-      // 'pushing' synchronously as it goes), so its pull began after the request.
-      const idle = engine.status().activity === 'idle';
+      // 'pushing' synchronously as it goes), so its pull began after the request, and a sync
+      // time other than the one before is its.
+      const { activity, lastSyncAt: before } = engine.status();
       await engine.syncNow();
       const s = engine.status();
-      return { ...s, freshPull: idle && s.lastSyncAt !== null && s.lastSyncAt >= asked };
+      return {
+        ...s,
+        freshPull: activity === 'idle' && s.lastSyncAt !== null && s.lastSyncAt !== before,
+      };
     }
     case 'status':
       return engineOf().status();
@@ -255,6 +319,9 @@ const handle = async (r: ChildRequest): Promise<unknown> => {
       return drain(engineOf(), r.maxMs);
     case 'resolve':
       return engineOf().resolveConflict(r.mutationId, r.choice);
+    case 'clock':
+      nextOffset = { offsetMs: r.offsetMs, atReal: r.atReal };
+      return null;
   }
 };
 

@@ -3,10 +3,11 @@
  * entities now (local → server, and `history_ids` for entities made again), and an entity's
  * state in the replica in the model's terms (field names and canonical values).
  */
+
+import { cfKey, ownersKey, tagsKey } from './canonical';
 import type { CaseRun } from './case-run';
 import type { Value } from './field-rules';
 import type { IdsAnswer } from './protocol';
-import { cfKey, ownersKey, tagsKey } from './server-side';
 
 /** The engine's name for the kind of what a model key names. */
 export type EngineKind = 'task' | 'checklist' | 'attachment' | 'timer' | 'space' | 'project';

@@ -2,8 +2,9 @@
  * The rules that say which values of a field the server may hold at the end of a case, from
  * the field's history: its initial value, the user's sets and the second writer's changes (the
  * second client's, second-client.ts, each as it landed on the server).
- * All times are this machine's real clock; the server's clock is it plus a fixed offset, so
- * the order of events is the same in both.
+ * All times are this machine's real clock (not the engine's, which is skewed and steps); the
+ * server's clock is it plus an offset that only moves forward (a sleep, clock.ts), so the
+ * order of events is the same in both.
  *
  * Field rules (issue 14):
  * 1. A field the user set: the user's last value, unless the second writer changed the field

@@ -1,6 +1,7 @@
 /**
- * The model's time entries: started ones, which run on the user's moves (each at the engine's
- * `at`), and ones whose start and duration the user gave (a range, manual time, or a stopped
+ * The model's time entries: started ones, which run on the user's moves (each at the user's
+ * `at` in the server's clock: a sleep counts in a running timer, a step of the user's clock
+ * does not), and ones whose start and duration the user gave (a range, manual time, or a stopped
  * entry corrected): a block that the server must hold to the millisecond.
  */
 import { expectField, type FieldExpectation, type FieldHistory } from './field-rules';
@@ -22,6 +23,7 @@ export interface Timer {
   org: number;
   id: number;
   task: string;
+  /** In the server's clock. */
   startAt: number;
   state: TimerState;
   accumulatedMs: number;
@@ -44,7 +46,7 @@ export interface TimerExpectation {
   alive: boolean;
   state: TimerState;
   durationSeconds: number;
-  /** In server time (the user's `at` plus the offset, or the start the user gave). */
+  /** In server time (the user's `at` plus the server's offset then, or the start the user gave). */
   startTime: number;
   endTime: number | null;
   /** The user gave its duration (and maybe its start): the record is one block. */
@@ -113,9 +115,9 @@ export const correctTimer = (t: Timer, block: Partial<TimerBlock>): void => {
 export const timerDurationSeconds = (t: Timer): number => Math.floor(t.accumulatedMs / 1000);
 
 /** Nobody else writes timers: each field is the user's last value. */
-export const timerExpectation = (t: Timer, alive: boolean, offsetMs: number): TimerExpectation => {
+export const timerExpectation = (t: Timer, alive: boolean): TimerExpectation => {
   const never = () => false;
-  const start = t.block?.startTime ?? t.startAt + offsetMs;
+  const start = t.block?.startTime ?? t.startAt;
   const durationSeconds = timerDurationSeconds(t);
   return {
     key: t.key,
@@ -126,11 +128,7 @@ export const timerExpectation = (t: Timer, alive: boolean, offsetMs: number): Ti
     state: t.state,
     durationSeconds,
     startTime: start,
-    endTime: t.block
-      ? (t.block.endTime ?? start + durationSeconds * 1000)
-      : t.stopAt === null
-        ? null
-        : t.stopAt + offsetMs,
+    endTime: t.block ? (t.block.endTime ?? start + durationSeconds * 1000) : t.stopAt,
     block: t.block !== null,
     exact: t.block !== null && t.block.startTime !== null,
     fields: {

@@ -27,7 +27,7 @@ const seeded = () => {
 };
 
 const accepted = (m: Model, key: string, field: string) => {
-  const e = m.expectations(0).entities.find((x) => x.key === key);
+  const e = m.expectations().entities.find((x) => x.key === key);
   return e?.fields[field as 'title']?.accept;
 };
 
@@ -323,7 +323,7 @@ describe('model: entities, timers and files', () => {
     });
     m.apply({ type: 'timer-start', key: 'm', org: 0, id: -2, task: 't', at: 20 });
     m.apply({ type: 'delete', key: 't', at: 30 });
-    const x = m.expectations(0);
+    const x = m.expectations();
     expect(x.entities.map((e) => [e.key, e.alive])).toEqual([
       ['t', false],
       ['c', false],
@@ -335,15 +335,32 @@ describe('model: entities, timers and files', () => {
 
   it('a timer counts the whole seconds it ran, in server time', () => {
     const m = seeded();
+    m.setServerOffset(-60_000);
     m.apply({ type: 'timer-start', key: 'm', org: 0, id: -1, task: 't', at: 1_000 });
     m.apply({ type: 'timer-move', key: 'm', move: 'pause', at: 3_500 });
     m.apply({ type: 'timer-move', key: 'm', move: 'resume', at: 10_000 });
     m.apply({ type: 'timer-move', key: 'm', move: 'stop', at: 10_600 });
-    expect(m.expectations(-60_000).timers[0]).toMatchObject({
+    expect(m.expectations().timers[0]).toMatchObject({
       state: 'STOPPED',
       durationSeconds: 3,
       startTime: 1_000 - 60_000,
       endTime: 10_600 - 60_000,
+    });
+  });
+
+  it('a sleep counts in a running timer, not in a paused one', () => {
+    const m = seeded();
+    m.apply({ type: 'timer-start', key: 'm', org: 0, id: -1, task: 't', at: 1_000 });
+    // Ten minutes asleep: the server's clock went on, real time here did not.
+    m.setServerOffset(600_000);
+    m.apply({ type: 'timer-move', key: 'm', move: 'pause', at: 3_500 });
+    m.setServerOffset(1_200_000);
+    m.apply({ type: 'timer-move', key: 'm', move: 'resume', at: 4_000 });
+    m.apply({ type: 'timer-move', key: 'm', move: 'stop', at: 5_000 });
+    expect(m.expectations().timers[0]).toMatchObject({
+      durationSeconds: 603,
+      startTime: 1_000,
+      endTime: 1_205_000,
     });
   });
 
@@ -352,7 +369,7 @@ describe('model: entities, timers and files', () => {
     m.apply({ type: 'timer-start', key: 'm1', org: 0, id: -1, task: 't', at: 1_000 });
     m.apply({ type: 'timer-move', key: 'm1', move: 'pause', at: 2_200 });
     m.apply({ type: 'timer-start', key: 'm2', org: 0, id: -2, task: 't', at: 5_000 });
-    const [m1, m2] = m.expectations(0).timers;
+    const [m1, m2] = m.expectations().timers;
     expect(m1).toMatchObject({ state: 'STOPPED', durationSeconds: 1, endTime: 5_000 });
     expect(m2).toMatchObject({ state: 'RUNNING', startTime: 5_000 });
     expect(m.activeTimer(0)?.key).toBe('m2');
@@ -411,7 +428,7 @@ describe('model: places, subtasks, time added by hand, undone deletes', () => {
     return m;
   };
   const alive = (m: Model) =>
-    Object.fromEntries(m.expectations(0).entities.map((e) => [e.key, e.alive]));
+    Object.fromEntries(m.expectations().entities.map((e) => [e.key, e.alive]));
 
   it("a space's delete takes its projects, their tasks and subtasks", () => {
     const m = places();
@@ -445,7 +462,7 @@ describe('model: places, subtasks, time added by hand, undone deletes', () => {
     expect(m.activeTimer(0)).toBeUndefined();
     m.apply({ type: 'undelete', key: 'pt', at: 4_000 });
     expect(alive(m)).toMatchObject({ pt: true, st: true });
-    expect(m.expectations(0).timers[0]).toMatchObject({
+    expect(m.expectations().timers[0]).toMatchObject({
       alive: true,
       state: 'STOPPED',
       durationSeconds: 2,
@@ -454,6 +471,8 @@ describe('model: places, subtasks, time added by hand, undone deletes', () => {
 
   it('time added whole is a block at the start the user gave; a correction makes a new one', () => {
     const m = seeded();
+    // The server's clock does not move a start the user gave.
+    m.setServerOffset(-60_000);
     m.apply({
       type: 'timer-add',
       key: 'r',
@@ -465,15 +484,15 @@ describe('model: places, subtasks, time added by hand, undone deletes', () => {
       notes: null,
       billing: 'BILLABLE',
     });
-    expect(m.expectations(-60_000).timers[0]).toMatchObject({
+    expect(m.expectations().timers[0]).toMatchObject({
       state: 'STOPPED',
       exact: true,
       startTime: 1_000_000,
       endTime: 1_090_000,
     });
     m.apply({ type: 'timer-fix', key: 'r', block: { durationSeconds: 30 }, at: 60 });
-    expect(m.expectations(0).timers[0]).toMatchObject({ durationSeconds: 30, endTime: 1_030_000 });
+    expect(m.expectations().timers[0]).toMatchObject({ durationSeconds: 30, endTime: 1_030_000 });
     m.apply({ type: 'delete', key: 'r', at: 70 });
-    expect(m.expectations(0).timers[0]?.alive).toBe(false);
+    expect(m.expectations().timers[0]?.alive).toBe(false);
   });
 });

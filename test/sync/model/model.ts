@@ -41,6 +41,16 @@ export class Model {
   private readonly pulls: { from: number; at: number }[] = [];
   private readonly quiets: number[] = [];
   readonly log: ModelEvent[] = [];
+  /**
+   * The server's clock against the real one now. Timers run on the server's clock: a sleep
+   * (both clocks moving on, clock.ts) counts in a running timer, a step of the user's clock
+   * does not.
+   */
+  private serverOffsetMs = 0;
+
+  setServerOffset(ms: number): void {
+    this.serverOffsetMs = ms;
+  }
 
   private childEdit(task: string, at: number) {
     this.childEdits.set(task, [...(this.childEdits.get(task) ?? []), at]);
@@ -134,7 +144,8 @@ export class Model {
         // The engine stops the user's active timer on a task it deletes (or on its subtasks).
         const active =
           e.type === 'delete' && ent.kind === 'task' ? this.activeTimer(ent.org) : undefined;
-        if (active && this.under(active.task, e.key)) moveTimer(active, 'stop', e.at);
+        if (active && this.under(active.task, e.key))
+          moveTimer(active, 'stop', e.at + this.serverOffsetMs);
         ent.deletedAt = at;
         this.parentTouched(ent, e.at);
         return;
@@ -185,16 +196,23 @@ export class Model {
         return;
       }
       case 'timer-start': {
+        const at = e.at + this.serverOffsetMs;
         const active = this.activeTimer(e.org);
         // The engine stops the user's running or paused timer first, at the same moment.
-        if (active) moveTimer(active, 'stop', e.at);
-        this.timers.set(e.key, newTimer({ ...e, startAt: e.at }));
+        if (active) moveTimer(active, 'stop', at);
+        this.timers.set(e.key, newTimer({ ...e, startAt: at }));
         return;
       }
       case 'timer-add':
         this.timers.set(
           e.key,
-          newTimer({ ...e, startAt: e.at, block: e.block, notes: e.notes, billing: e.billing }),
+          newTimer({
+            ...e,
+            startAt: e.at + this.serverOffsetMs,
+            block: e.block,
+            notes: e.notes,
+            billing: e.billing,
+          }),
         );
         return;
       case 'timer-fix': {
@@ -204,7 +222,7 @@ export class Model {
         return;
       }
       case 'timer-move':
-        moveTimer(this.timer(e.key), e.move, e.at);
+        moveTimer(this.timer(e.key), e.move, e.at + this.serverOffsetMs);
         return;
     }
   }
@@ -414,7 +432,7 @@ export class Model {
     return expectField(this.history(e, f), e.userEdits, this.keptEarlier(e, f), carries);
   }
 
-  expectations(offsetMs: number): Expectations {
+  expectations(): Expectations {
     const entities: EntityExpectation[] = [];
     for (const e of this.entities.values()) {
       const fields: Partial<Record<Field, FieldExpectation>> = {};
@@ -430,9 +448,7 @@ export class Model {
         fields,
       });
     }
-    const timers = [...this.timers.values()].map((t) =>
-      timerExpectation(t, this.isAlive(t.key), offsetMs),
-    );
+    const timers = [...this.timers.values()].map((t) => timerExpectation(t, this.isAlive(t.key)));
     // Nobody else renames files: the user's last name, always.
     const never = () => false;
     const uploads = [...this.uploads.values()].map(({ names, deletedAt: _, goneAt: __, ...u }) => ({

@@ -36,6 +36,11 @@ export const openRequest = z.object({
   awaitSync: z.boolean(),
   /** Offline: the engine applies and queues edits but never syncs until opened online. */
   offline: z.boolean().optional(),
+  /**
+   * The child's clock against the real one (ms): the engine reads `Date.now() + offset`. Given
+   * at every open, so that a child started after a kill keeps the case's clock.
+   */
+  clockOffsetMs: z.number().int(),
 });
 export type OpenRequest = z.infer<typeof openRequest>;
 
@@ -62,6 +67,12 @@ export const childRequest = z.discriminatedUnion('cmd', [
     kind: z.enum(['task', 'checklist', 'attachment', 'timer', 'space', 'project']),
     id: z.number().int(),
   }),
+  /**
+   * The child's clock moves to another offset from the real one (a step, a sleep), from the
+   * real time `atReal` on (at once if that has passed): a moment the parent moves the server's
+   * clock at too, for a sleep.
+   */
+  z.object({ cmd: z.literal('clock'), offsetMs: z.number().int(), atReal: z.number() }),
 ]);
 export type ChildRequest = z.infer<typeof childRequest>;
 
@@ -92,8 +103,13 @@ export type EngineStatusMsg = z.infer<typeof engineStatus>;
 
 export const editAnswer = z.object({
   result: editResult,
-  /** The engine's clock (ms) when it applied the edit. */
+  /**
+   * The real time (ms, this machine's clock unskewed) when the engine first read its clock for
+   * the edit: what the model orders the user's edits by against the second writer.
+   */
   at: z.number(),
+  /** The engine's own (skewed) clock at that moment: the time the edit carries. */
+  engineAt: z.number(),
 });
 export type EditAnswer = z.infer<typeof editAnswer>;
 
@@ -107,12 +123,24 @@ export const idsAnswer = z.object({
 });
 export type IdsAnswer = z.infer<typeof idsAnswer>;
 
+/** A field's value in the model's canonical form (server-side.ts `Canonical`). */
+const canonical = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/**
+ * The replica's rows, every field the app edits in the model's canonical forms (the server's
+ * `ServerState`): a task's fields keyed as the model keys them (`title`, `startDate` in epoch
+ * ms, `owners` as sorted ids, `tags` as sorted names, `cf:<id>` as the stored JSON).
+ */
 export const replicaDump = z.object({
-  tasks: z.array(
-    z.object({ id: z.number(), title: z.string(), priority: z.string(), status: z.string() }),
-  ),
+  tasks: z.array(z.object({ id: z.number(), fields: z.record(z.string(), canonical) })),
   checklist: z.array(
-    z.object({ id: z.number(), taskId: z.number(), name: z.string(), completed: z.boolean() }),
+    z.object({
+      id: z.number(),
+      taskId: z.number(),
+      name: z.string(),
+      completed: z.boolean(),
+      assignee: z.number().nullable(),
+    }),
   ),
   attachments: z.array(
     z.object({ id: z.number(), taskId: z.number().nullable(), name: z.string(), size: z.number() }),
@@ -125,13 +153,18 @@ export const replicaDump = z.object({
       startTime: z.number(),
       endTime: z.number().nullable(),
       durationSeconds: z.number(),
+      notes: z.string().nullable(),
+      billing: z.string(),
     }),
   ),
 });
 export type ReplicaDump = z.infer<typeof replicaDump>;
 export type TimerView = ReplicaDump['timers'][number];
 
-/** A timer as both sides are compared: the fields of its DTO the model checks. */
+/**
+ * A timer as both sides are compared: every field of its DTO the app edits. Billing defaults
+ * as the server's does (a record without one is billable).
+ */
 export const timerView = (t: {
   trackId: number;
   taskId: number;
@@ -139,6 +172,8 @@ export const timerView = (t: {
   startTime: number;
   endTime?: number | null | undefined;
   durationSeconds: number;
+  notes?: string | null | undefined;
+  billingStatus?: string | null | undefined;
 }): TimerView => ({
   id: t.trackId,
   taskId: t.taskId,
@@ -146,6 +181,8 @@ export const timerView = (t: {
   startTime: t.startTime,
   endTime: t.endTime ?? null,
   durationSeconds: t.durationSeconds,
+  notes: t.notes ?? null,
+  billing: t.billingStatus ?? 'BILLABLE',
 });
 
 /**
@@ -164,7 +201,10 @@ export type DrainAnswer = z.infer<typeof drainAnswer>;
 /** An undo's or a redo's answer (the bridge's `historyStep`), with the engine's clock then. */
 export const historyAnswer = z.object({
   step: z.object({ label: z.string(), kind: z.string(), entities: z.array(z.string()) }).nullable(),
-  /** The engine's clock (ms) when it undid or redid, or null when it answered null. */
+  /**
+   * The real time (ms, unskewed) when the engine first read its clock to undo or redo, or null
+   * when it answered null.
+   */
   at: z.number().nullable(),
 });
 export type HistoryAnswer = z.infer<typeof historyAnswer>;
@@ -184,6 +224,7 @@ export const answerSchemas = {
   undo: historyAnswer,
   redo: historyAnswer,
   state: z.record(z.string(), z.unknown()).nullable(),
+  clock: z.null(),
 } as const;
 export type AnswerOf<C extends ChildRequest['cmd']> = z.infer<(typeof answerSchemas)[C]>;
 

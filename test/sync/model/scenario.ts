@@ -8,7 +8,15 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { endCase } from './case-end';
-import { CaseFailure, type CaseRun, clockIn, type RunContext, spawnChild } from './case-run';
+import {
+  CaseFailure,
+  type CaseRun,
+  clockIn,
+  clocksOf,
+  type RunContext,
+  spawnChild,
+} from './case-run';
+import { type ClockAction, clockSleepArb, clockStepArb } from './clock';
 import { Model } from './model';
 import { UserSteps } from './model-history';
 import { fillSecond, newSecondClient } from './second-client';
@@ -95,12 +103,15 @@ export type Action =
   | { a: 'writer.create'; i: number; item: boolean; offline: boolean }
   | { a: 'writer.delete'; i: number; item: boolean; offline: boolean }
   | { a: 'writer.sync' }
-  | { a: 'wait' | 'wait.timer'; ms: number };
+  | { a: 'wait' | 'wait.timer'; ms: number }
+  | ClockAction;
 
 export interface Case {
   quirky: boolean;
-  /** The server's clock against the real one, for the whole case. */
+  /** The server's clock against the real one at the start (a sleep moves it on). */
   offsetMs: number;
+  /** The child's clock against the real one at the start (a step or a sleep moves it). */
+  clientOffsetMs: number;
   actions: Action[];
 }
 
@@ -238,18 +249,23 @@ export const actionArb: fc.Arbitrary<Action> = fc.oneof(
     1,
     fc.integer({ min: 700, max: 1_600 }).map((ms) => ({ a: 'wait.timer', ms }) as const),
   ),
+  w(3, clockStepArb),
+  w(2, clockSleepArb),
 );
 
+/** Up to 10 minutes either way. */
+const skewArb = (without: readonly string[]) =>
+  without.includes('skew') ? fc.constant(0) : fc.integer({ min: -600_000, max: 600_000 });
+
 /**
- * A case. `without` leaves action kinds out (and `skew`, the clock offset): to look at one
- * bug while another hides it, e.g. `MODEL_WITHOUT=skew,timer.start`.
+ * A case. `without` leaves action kinds out (and `skew`, both clocks' offsets at the start):
+ * to look at one bug while another hides it, e.g. `MODEL_WITHOUT=skew,clock.step,timer.start`.
  */
 export const caseArb = (maxActions: number, without: readonly string[] = []): fc.Arbitrary<Case> =>
   fc.record({
     quirky: fc.boolean(),
-    offsetMs: without.includes('skew')
-      ? fc.constant(0)
-      : fc.integer({ min: -600_000, max: 600_000 }),
+    offsetMs: skewArb(without),
+    clientOffsetMs: skewArb(without),
     actions: fc.array(
       without.length === 0 ? actionArb : actionArb.filter((x) => !without.includes(x.a)),
       { minLength: 3, maxLength: maxActions, size: 'max' },
@@ -368,14 +384,17 @@ export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
   mkdirSync(dataDir, { recursive: true });
   ctx.tokenSink = ms;
   if (!ctx.child?.alive) ctx.child = await spawnChild(ctx);
+  const model = seededModel(orgs);
+  model.setServerOffset(c.offsetMs);
   const run: CaseRun = {
     ctx,
     quirky: c.quirky,
-    offsetMs: c.offsetMs,
+    clocks: { server: c.offsetMs, client: c.clientOffsetMs },
+    skews: { server: c.offsetMs, client: c.clientOffsetMs },
     ms,
     prefix,
     orgs,
-    model: seededModel(orgs),
+    model,
     steps: new UserSteps(),
     did: undefined,
     dataDir,
@@ -402,6 +421,7 @@ export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
         auth: { kind: 'tokens', tokens: ms.tokens, user: ms.user },
         // A fresh replica has nothing to edit until its first fill.
         awaitSync: first,
+        clockOffsetMs: run.clocks.client,
       });
       if (first) await Promise.all([opening, fillSecond(run, org)]);
       else await opening;
@@ -412,7 +432,9 @@ export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
     async edit(command, what) {
       try {
         const answer = await run.child().request({ cmd: 'edit', command });
-        run.log.push(`  ${what} at ${answer.at} -> id ${answer.result.id}`);
+        run.log.push(
+          `  ${what} at ${answer.at} (engine ${answer.engineAt}) -> id ${answer.result.id}`,
+        );
         return answer;
       } catch (error) {
         ctx.stats.refused++;
@@ -454,7 +476,7 @@ export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
     throw new CaseFailure(
       [
         `the case broke off: ${error instanceof Error ? error.message : String(error)}`,
-        `case: ${c.quirky ? 'quirky' : 'honouring'} server, clock ${c.offsetMs} ms, prefix ${prefix}`,
+        `case: ${c.quirky ? 'quirky' : 'honouring'} server, ${clocksOf(c.offsetMs, c.clientOffsetMs, run.clocks)}, prefix ${prefix}`,
         'actions (with what each did):',
         ...run.log.map((l) => `  ${l}`),
       ].join('\n'),

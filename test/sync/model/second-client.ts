@@ -7,12 +7,13 @@
  * are the user's engine's to meet), so each change lands inside a window the model knows.
  */
 import type { EditCommand } from '../../../shared/edits/commands';
+import { cfKey, tagsKey } from './canonical';
 import { CaseFailure, type CaseRun, clockIn, type RunContext } from './case-run';
 import { EngineChild } from './child';
 import type { EntityKind, Field, Value } from './model';
 import type { EngineStatusMsg, IdsAnswer } from './protocol';
 import type { Action, WriterField } from './scenario';
-import { cfKey, type ServerState, serverState, tagsKey, withoutFaults } from './server-side';
+import { type ServerState, serverState, withoutFaults } from './server-side';
 import { margin, mark, pickOf } from './touch';
 
 /** A change the second client made and has not synced yet. */
@@ -63,6 +64,8 @@ const openOn = async (run: CaseRun, org: number, online: boolean): Promise<Engin
     auth: { kind: 'tokens', tokens: ms.writer.tokens, user: ms.writer.user },
     awaitSync: online,
     offline: !online,
+    // The other user's machine keeps true time; the model orders its changes by what landed.
+    clockOffsetMs: 0,
   });
   if (online) run.second.filled.add(org);
   return w;

@@ -17,6 +17,7 @@ import { createSpace } from '../../../server/store/spaces';
 import { createTask } from '../../../server/store/tasks';
 import { type TimerRow, timerColumns, timerDto } from '../../../server/store/timers';
 import { signIn } from '../../../sync/api';
+import { cfKey, type TaskColumns, taskFields } from './canonical';
 import { type SessionTokensMsg, type TimerView, timerView } from './protocol';
 
 export const DEMO = { email: 'demo@example.com', password: 'demo1234' };
@@ -209,8 +210,6 @@ export interface SeededOrg {
   items: SeededItem[];
 }
 
-export const cfKey = (fieldId: number) => `cf:${fieldId}` as const;
-
 /**
  * A fresh org with the demo user and the second writer as members, two personal tasks of the
  * demo user's, the first with a checklist item, and a space with a project: a TEXT field on
@@ -320,10 +319,6 @@ export const seededFields = (
 /** A field's value as the model and the check compare it (field-rules.ts `Value`). */
 export type Canonical = string | number | boolean | null;
 
-/** Owners as sorted ids, tags as sorted names: what a set of either means, order aside. */
-export const ownersKey = (ids: readonly number[]) => [...ids].sort((x, y) => x - y).join(',');
-export const tagsKey = (names: readonly string[]) => [...names].sort().join('|');
-
 // ---- what the server holds ------------------------------------------------------------------
 
 /** A space's or a project's fields as the model compares them (dates as epoch ms). */
@@ -356,7 +351,7 @@ export interface ServerState {
     assignee: number | null;
   }[];
   attachments: { id: number; taskId: number | null; name: string; size: number; bytes: string }[];
-  timers: (TimerView & { notes: string | null; billing: string })[];
+  timers: TimerView[];
 }
 
 /** Everything of the given orgs, straight from the server's database (and files). */
@@ -378,7 +373,7 @@ export const serverState = (ms: ModelServer, orgIds: readonly number[]): ServerS
     )
     .all(orgs) as { task_id: number; name: string }[])
     tagsOf.set(g.task_id, [...(tagsOf.get(g.task_id) ?? []), g.name]);
-  const valuesOf = new Map<number, Record<string, Canonical>>();
+  const valuesOf = new Map<number, Record<string, string>>();
   for (const v of db
     .prepare(
       `SELECT v.task_id, v.field_id, v.value FROM custom_field_values v JOIN tasks t USING (task_id) WHERE t.org_id ${inOrgs}`,
@@ -391,38 +386,24 @@ export const serverState = (ms: ModelServer, orgIds: readonly number[]): ServerS
         `SELECT task_id, org_id, project_id, parent_task_id, title, description, status, priority, completion, start_date, due_date, deleted
          FROM tasks WHERE org_id ${inOrgs} ORDER BY task_id`,
       )
-      .all(orgs) as {
-      task_id: number;
+      .all(orgs) as (TaskColumns & {
       org_id: number;
       project_id: number | null;
       parent_task_id: number | null;
-      title: string;
-      description: string;
-      status: string;
-      priority: string;
-      completion: number;
-      start_date: number | null;
-      due_date: number | null;
       deleted: number;
-    }[]
+    })[]
   ).map((t) => ({
     id: t.task_id,
     orgId: t.org_id,
     deleted: t.deleted === 1,
     projectId: t.project_id,
     parentTaskId: t.parent_task_id,
-    fields: {
-      title: t.title,
-      description: t.description,
-      status: t.status,
-      priority: t.priority,
-      completion: t.completion,
-      startDate: t.start_date,
-      dueDate: t.due_date,
-      owners: ownersKey(ownersOf.get(t.task_id) ?? []),
-      tags: tagsKey(tagsOf.get(t.task_id) ?? []),
-      ...valuesOf.get(t.task_id),
-    },
+    fields: taskFields(
+      t,
+      ownersOf.get(t.task_id) ?? [],
+      tagsOf.get(t.task_id) ?? [],
+      valuesOf.get(t.task_id) ?? {},
+    ),
   }));
   const items = (
     db
@@ -472,11 +453,7 @@ export const serverState = (ms: ModelServer, orgIds: readonly number[]): ServerS
         `SELECT ${timerColumns} FROM timers WHERE org_id ${inOrgs} AND user_id = ? ORDER BY track_id`,
       )
       .all(orgs, ms.demoUserId) as TimerRow[]
-  ).map((r) => ({
-    ...timerView(timerDto(r, now)),
-    notes: r.notes,
-    billing: r.billing_status,
-  }));
+  ).map((r) => timerView(timerDto(r, now)));
   return { ...placesOf(ms, orgs), tasks, items, attachments, timers };
 };
 

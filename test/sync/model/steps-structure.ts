@@ -5,12 +5,13 @@
  * the model with the engine's `at`.
  */
 import type { EditCommand } from '../../../shared/edits/commands';
+import { cfKey } from './canonical';
 import type { CaseRun } from './case-run';
 import type { Entity, Field, PlaceField, TaskField, Value } from './model';
 import type { Prior } from './model-history';
 import type { Timer } from './model-timers';
 import type { Action } from './scenario';
-import { cfKey, seededFields } from './server-side';
+import { seededFields } from './server-side';
 import { deleted, made, setStep } from './step-log';
 
 const DAY_MS = 86_400_000;
@@ -280,7 +281,7 @@ export const fixTimer = async (
     startTime:
       t.block?.startTime != null
         ? { values: [t.block.startTime] }
-        : { values: [], near: t.startAt + run.offsetMs },
+        : { values: [], near: t.startAt },
     durationSeconds: { values: [Math.floor(t.accumulatedMs / 1000)] },
   };
   const r = await run.edit(command, `correct timer ${t.key} ${JSON.stringify(patch)}`);

@@ -323,7 +323,7 @@ const remake = async (run: CaseRun, key: string, ids: Ids, at: number, deletedAt
     if (!got) throw new UndoMismatch(`${key} made again as timer:${to}: not in the replica`);
     const startTime = Number(got.startTime);
     const durationSeconds = Number(got.durationSeconds);
-    const exp = model.expectations(run.offsetMs).timers.find((x) => x.key === key);
+    const exp = model.expectations().timers.find((x) => x.key === key);
     if (
       !exp ||
       durationSeconds !== exp.durationSeconds ||

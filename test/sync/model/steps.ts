@@ -4,21 +4,20 @@
  * client's changes (second-client.ts).
  */
 import type { EditCommand } from '../../../shared/edits/commands';
+import { cfKey, ownersKey, tagsKey } from './canonical';
 import { type CaseRun, spawnChild } from './case-run';
+import { playClock } from './clock';
 import type { Entity, Field, TaskField, Value } from './model';
 import type { Action, FieldEdit } from './scenario';
 import { secondClient } from './second-client';
 import {
   addFault,
   addHold,
-  cfKey,
   dropHoldRule,
   healFaults,
   heldAnswers,
-  ownersKey,
   requestsInFlight,
   setLatency,
-  tagsKey,
 } from './server-side';
 import { deleted, made, moved, setStep } from './step-log';
 import {
@@ -466,6 +465,10 @@ export const step = async (run: CaseRun, act: Action): Promise<void> => {
     case 'wait.timer':
       // A second or so with a timer running: durations of whole seconds to get right.
       if (model.activeTimer(org)?.state === 'RUNNING') await sleep(act.ms);
+      return;
+    case 'clock.step':
+    case 'clock.sleep':
+      await playClock(run, act);
       return;
   }
 };
