@@ -139,5 +139,19 @@ describe('ServerClock', () => {
       });
       expect(steps.map((s) => s.jumps.map((j) => j.ms))).toEqual([[60_000, 0]]);
     });
+
+    it('forward, the offset moved by part of it: a sleep and a step with no reading between', () => {
+      const { c, at, steps } = jumping();
+      at.mono = 100;
+      // Slept a minute, and the clock was set 2 s forward on waking, before any reading.
+      c.noteLocal(1_104 + 62_000);
+      c.observe({
+        sentAt: 63_104,
+        receivedAt: 63_106,
+        serverTime: 601_105 + 60_000,
+        precisionMs: 1,
+      });
+      expect(steps.map((s) => s.jumps.map((j) => j.ms))).toEqual([[2_000]]);
+    });
   });
 });

@@ -173,9 +173,10 @@ export class ServerClock {
   }
 
   /**
-   * Forward jumps told apart by a sample sent after them, precise enough: the offset moved back
-   * by as much as some of them add up to; those are steps, the others sleeps (none moved it:
-   * all slept).
+   * Forward jumps told apart by a sample sent after them, precise enough. The offset moved
+   * back by as much as some of them add up to: those are steps, the others sleeps (none moved
+   * it: all slept). Moved by another amount, a jump was part sleep and part step (two, with no
+   * reading between): the step is the move, taken from the latest jumps.
    */
   private decide(sentAt: number, lo: number, hi: number): void {
     const u = this.unsure;
@@ -183,18 +184,33 @@ export class ServerClock {
     if (!u || !last || sentAt <= last.before) return;
     if (hi - lo > Math.min(...u.jumps.map((j) => j.ms)) / 2) return;
     this.unsure = null;
-    const moved = u.offsetMs - (lo + hi) / 2;
-    // The subset of the jumps whose sum is nearest the move (a few jumps at most: all tried).
-    let best = 0;
-    let bestError = Math.abs(moved);
-    for (let mask = 1; mask < 1 << Math.min(u.jumps.length, 10); mask++) {
-      const sum = u.jumps.reduce((n, j, i) => n + (mask & (1 << i) ? j.ms : 0), 0);
-      if (Math.abs(moved - sum) < bestError) [best, bestError] = [mask, Math.abs(moved - sum)];
+    const total = u.jumps.reduce((n, j) => n + j.ms, 0);
+    const moved = Math.min(total, Math.max(0, Math.round(u.offsetMs - (lo + hi) / 2)));
+    const tolerance = u.errorMs + (hi - lo) / 2 + 1;
+    let steps: number[] | null = null;
+    let bestError = tolerance;
+    for (let mask = 0; mask < 1 << Math.min(u.jumps.length, 10); mask++) {
+      const pick = u.jumps.map((j, i) => (mask & (1 << i) ? j.ms : 0));
+      const error = Math.abs(moved - pick.reduce((n, x) => n + x, 0));
+      if (error <= bestError) [steps, bestError] = [pick, error];
     }
+    if (!steps) {
+      let left = moved;
+      steps = u.jumps
+        .map((j) => j.ms)
+        .reverse()
+        .map((ms) => {
+          const part = Math.min(ms, left);
+          left -= part;
+          return part;
+        })
+        .reverse();
+    }
+    const taken = steps;
     this.step({
       jumps: u.jumps.map((j, i) => ({
         before: j.before,
-        ms: best & (1 << i) ? j.ms : 0,
+        ms: taken[i] ?? 0,
         windowFrom: j.before + u.offsetMs + Math.round(j.ms / 2),
       })),
     });
