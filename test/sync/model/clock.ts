@@ -10,7 +10,7 @@
  */
 import fc from 'fast-check';
 import type { CaseRun } from './case-run';
-import { setClockOffset } from './server-side';
+import { setClockOffsetAt } from './server-side';
 
 export type ClockAction = { a: 'clock.step'; ms: number } | { a: 'clock.sleep'; ms: number };
 
@@ -28,27 +28,32 @@ export const clockSleepArb: fc.Arbitrary<ClockAction> = fc
   .map((ms) => ({ a: 'clock.sleep', ms }));
 
 /**
- * How far ahead a sleep's moment is set: the child has its new offset (told over IPC) before
- * it, so that both clocks move at the one real instant.
+ * How far ahead a move's moment is set: the child has its new offset (told over IPC) before
+ * it, even on a loaded machine.
  */
-const SLEEP_LEAD_MS = 40;
+const LEAD_MS = 150;
 
 /**
  * Plays a step or a sleep: the live child's clock moved, and the server's with it for a sleep,
- * at one real instant: one of the two moving first would show the engine an answer from a
- * server that slept while its machine did not (or the reverse), which no real sleep does.
+ * at one real instant that both clocks read for themselves: one of the two moving first would
+ * show the engine an answer from a server that slept while its machine did not (or the
+ * reverse), which no real sleep does.
  */
 export const playClock = async (run: CaseRun, act: ClockAction): Promise<void> => {
-  const sleeping = act.a === 'clock.sleep';
-  const atReal = Date.now() + (sleeping ? SLEEP_LEAD_MS : 0);
+  const atReal = Date.now() + LEAD_MS;
   run.clocks.client += act.ms;
-  await run.child().request({ cmd: 'clock', offsetMs: run.clocks.client, atReal });
-  if (sleeping) {
-    // Held here, the server answers nothing until its clock has moved too.
-    while (Date.now() < atReal) {}
+  if (act.a === 'clock.sleep') {
     run.clocks.server += act.ms;
-    setClockOffset(run.ms, run.clocks.server);
+    setClockOffsetAt(run.ms, run.clocks.server, atReal);
     run.model.setServerOffset(run.clocks.server);
   }
-  run.log.push(`  clocks now: server ${run.clocks.server} ms, child ${run.clocks.client} ms`);
+  await run.child().request({ cmd: 'clock', offsetMs: run.clocks.client, atReal });
+  const late = Date.now() - atReal;
+  const wait = atReal - Date.now();
+  if (wait > 0) await sleep(wait);
+  run.log.push(
+    `  clocks now: server ${run.clocks.server} ms, child ${run.clocks.client} ms${late > 0 ? ` (told the child ${late} ms late)` : ''}`,
+  );
 };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -52,6 +52,8 @@ export interface ModelServer {
   /** The other user's, the second client's. */
   writer: { tokens: SessionTokensMsg; user: UserRef };
   signedInAt: number;
+  /** A move of the server's clock due at a real instant (`setClockOffsetAt`). */
+  clockAt: { offsetMs: number; atReal: number } | null;
 }
 
 type UserRef = { userId: number; firstName?: string; lastName?: string; email?: string };
@@ -83,7 +85,9 @@ export const startModelServer = async (quirky: boolean): Promise<ModelServer> =>
     user: { userId: 0 },
     writer: { tokens: noTokens, user: { userId: 0 } },
     signedInAt: 0,
+    clockAt: null,
   };
+  scheduleClock(ms);
   await refreshSignIn(ms);
   return ms;
 };
@@ -120,8 +124,33 @@ export const refreshSignIn = async (ms: ModelServer): Promise<void> => {
  * Faults and the clock are set on the server's own objects (what its admin route does), in
  * this process: no request of the test's shares the server's fault rules with the engine's.
  */
-export const setClockOffset = (ms: ModelServer, offsetMs: number): void =>
+export const setClockOffset = (ms: ModelServer, offsetMs: number): void => {
+  ms.clockAt = null;
   ms.server.deps.clock.setOffset(offsetMs);
+};
+
+/**
+ * The server's clock moves to `offsetMs` at the real instant `atReal`, as its own readings
+ * find (clock.ts: the child's clock moves at that instant too, whatever either event loop is
+ * busy with then).
+ */
+export const setClockOffsetAt = (ms: ModelServer, offsetMs: number, atReal: number): void => {
+  ms.clockAt = { offsetMs, atReal };
+};
+
+/** Installs the moment-bound move of `setClockOffsetAt` in the server's clock. */
+const scheduleClock = (ms: ModelServer): void => {
+  const clock = ms.server.deps.clock;
+  const now = clock.now.bind(clock);
+  clock.now = () => {
+    const at = ms.clockAt;
+    if (at && Date.now() >= at.atReal) {
+      ms.clockAt = null;
+      clock.setOffset(at.offsetMs);
+    }
+    return now();
+  };
+};
 
 /** One targeted rule; a 429 asks for no wait (Retry-After: 0) so that backoff stays fast. */
 export const addFault = (ms: ModelServer, kind: FaultKind, method: FaultMethod, count: number) =>
