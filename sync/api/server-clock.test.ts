@@ -153,5 +153,19 @@ describe('ServerClock', () => {
       });
       expect(steps.map((s) => s.jumps.map((j) => j.ms))).toEqual([[2_000]]);
     });
+
+    it('forward, the offset moved up: a sleep with a step back hidden in it', () => {
+      const { c, at, steps } = jumping();
+      at.mono = 100;
+      // Slept a minute, and the clock was set 2 s back on waking, before any reading.
+      c.noteLocal(1_104 + 58_000);
+      c.observe({
+        sentAt: 59_104,
+        receivedAt: 59_106,
+        serverTime: 601_105 + 60_000,
+        precisionMs: 1,
+      });
+      expect(steps.map((s) => s.jumps.map((j) => j.ms))).toEqual([[-2_000]]);
+    });
   });
 });

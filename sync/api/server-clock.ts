@@ -176,7 +176,7 @@ export class ServerClock {
    * Forward jumps told apart by a sample sent after them, precise enough. The offset moved
    * back by as much as some of them add up to: those are steps, the others sleeps (none moved
    * it: all slept). Moved by another amount, a jump was part sleep and part step (two, with no
-   * reading between): the step is the move, taken from the latest jumps.
+   * reading between; the step may be back): the step is the move, taken from the latest jumps.
    */
   private decide(sentAt: number, lo: number, hi: number): void {
     const u = this.unsure;
@@ -185,7 +185,8 @@ export class ServerClock {
     if (hi - lo > Math.min(...u.jumps.map((j) => j.ms)) / 2) return;
     this.unsure = null;
     const total = u.jumps.reduce((n, j) => n + j.ms, 0);
-    const moved = Math.min(total, Math.max(0, Math.round(u.offsetMs - (lo + hi) / 2)));
+    // Negative: the clock went back by that much meanwhile (a step back hidden in a sleep).
+    const moved = Math.min(total, Math.round(u.offsetMs - (lo + hi) / 2));
     const tolerance = u.errorMs + (hi - lo) / 2 + 1;
     let steps: number[] | null = null;
     let bestError = tolerance;
