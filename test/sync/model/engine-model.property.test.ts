@@ -1,10 +1,10 @@
 /**
  * Issue 14's proof: no edit lost, ever. A model-based property test of the real engine (in a
  * child process, SIGKILLed at random moments) against the real reference server, with faults
- * on every method, a skewed server clock, a second client (the other user's own engine, replica
- * and outbox, editing, creating and deleting the same entities online and offline) and org
- * switches mid-queue. Each
- * case's end state is held to the model's rules (model.ts, check.ts).
+ * on every method, the server's clock and this machine's skewed (this machine's stepping and
+ * sleeping mid-queue, clock.ts), a second client (the other user's own engine, replica and
+ * outbox, editing, creating and deleting the same entities online and offline) and org
+ * switches mid-queue. Each case's end state is held to the model's rules (model.ts, check.ts).
  *
  *   MODEL_SEED=<seed> [MODEL_RUNS=n] [MODEL_PATH=<path>] npx vitest run test/sync/model
  *
