@@ -247,6 +247,9 @@ class Engine implements SyncEngine {
 
   async close(): Promise<void> {
     await this.stop();
+    // A last reading: a jump since the one before is kept for the next run to tell apart (a
+    // step seen by no engine of this replica, then a crash, would count in its timers).
+    this.now();
     this.keepClockEstimate();
     this.keepClockWatch(this.options.client.serverClock.unsureJumps().length);
     this.offStep();

@@ -4,7 +4,7 @@
  * correction), or jumps forward with the server's (a sleep). Nothing queued waits for the
  * clock to catch up, and "later" stays the server's order.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RunningServer } from '../../server/app';
 import { createApiClient } from '../../sync/api';
 import { openEngine } from '../../sync/engine/engine';
@@ -219,5 +219,42 @@ describe('a jump while no engine of the replica is open', () => {
     const t = serverTimer(server, trackIdOf(second, timer.id));
     await second.close();
     expect(Math.floor((t?.ms ?? 0) / 1000)).toBe(1);
+  });
+});
+
+describe('a jump just before an engine closes', () => {
+  it('is told apart by its next run in another process: a step forward adds nothing', async () => {
+    const { server, client, clock } = await setUp(0);
+    const dataDir = tempDir('client-clock-close-');
+    const open = () =>
+      openEngine({
+        dataDir,
+        client: createApiClient({ baseUrl: server.url, orgId: 1, session: client.session }),
+        userId: client.session.user?.userId ?? 0,
+        backoff: { baseMs: 20, capMs: 100 },
+        pullIntervalMs: 3_600_000,
+      });
+    const first = open();
+    first.start();
+    await first.syncNow();
+    const timer = first.edit({ kind: 'timer.start', taskId: firstTaskId(first) });
+    expect(await drains(first, 3_000)).toBe(true);
+    await sleep(1_200);
+    // An NTP step, then the org switched away before the engine read its clock again.
+    clock.offsetMs += 2 * 60_000;
+    await first.close();
+    // The process killed: the next engine's monotonic clock is another process's.
+    const origin = vi.spyOn(performance, 'timeOrigin', 'get').mockReturnValue(1);
+    try {
+      const second = open();
+      second.start();
+      second.edit({ kind: 'timer.stop', trackId: timer.id });
+      expect(await drains(second, 3_000)).toBe(true);
+      const t = serverTimer(server, trackIdOf(second, timer.id));
+      await second.close();
+      expect(Math.floor((t?.ms ?? 0) / 1000)).toBe(1);
+    } finally {
+      origin.mockRestore();
+    }
   });
 });
