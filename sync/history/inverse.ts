@@ -8,7 +8,7 @@ import { type EditCommand, editCommand } from '../../shared/edits/commands';
 import { gatherPatch, listOfItem, spreadItems } from '../../shared/edits/keyed-lists';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
-import { entityExists, entityState } from '../edits/entities';
+import { entityExists, entityHeld, entityState } from '../edits/entities';
 import { rollBack } from '../edits/rollback';
 import {
   discard as discardRow,
@@ -72,7 +72,8 @@ const setBack = (io: UndoIo, entity: EntityKind, id: number, target: JsonObject)
  */
 const undoUpdate = (io: UndoIo, e: UpdateEntry) => {
   const id = resolveId(io.db, e.entity, e.id);
-  const state = entityState(io.db, e.entity, id);
+  // A row whose task (project, space) is gone went with it on the server.
+  const state = entityHeld(io.db, e.entity, id) ? entityState(io.db, e.entity, id) : null;
   if (!state) {
     io.notes.push(`the ${nounOf(e.entity)} is gone, nothing to undo`);
     return;
@@ -130,7 +131,8 @@ const undoCreate = (io: UndoIo, e: CreateEntry) => {
   for (const one of e.ids) {
     const id = resolveId(io.db, e.entity, one);
     const del = deleteCommand(e.entity, id);
-    if (!del || !entityExists(io.db, e.entity, id)) {
+    // Made on a task (project, space) gone since: it went with it on the server.
+    if (!del || !entityHeld(io.db, e.entity, id)) {
       io.notes.push(`the ${nounOf(e.entity)} was already gone`);
       continue;
     }
@@ -203,6 +205,10 @@ const undoMove = (io: UndoIo, e: MoveEntry) => {
   const state = timerStateOf(io.db, id);
   if (e.command.kind === 'timer.stop') {
     io.notes.push('a stopped timer cannot be started again');
+    return;
+  }
+  if (!entityHeld(io.db, 'timer', id)) {
+    io.notes.push('the time entry is gone, nothing to undo');
     return;
   }
   if (e.command.kind === 'timer.pause' && state === 'PAUSED')

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EditCommand, UploadFile } from '../../shared/edits/commands';
-import { entityExists } from '../edits/entities';
+import { entityHeld } from '../edits/entities';
 import type { JsonObject } from '../outbox';
 import { nounOf } from './label';
 import { resolveId } from './remap';
@@ -87,11 +87,15 @@ export const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
   switch (copy.entity) {
     case 'task': {
       const parent = copy.parentTaskId === null ? null : resolveId(db, 'task', copy.parentTaskId);
-      if (parent !== null && !entityExists(db, 'task', parent)) {
+      if (parent !== null && !entityHeld(db, 'task', parent)) {
         io.notes.push('its parent task is gone: it cannot be brought back');
         return;
       }
       const project = copy.projectId === null ? null : resolveId(db, 'project', copy.projectId);
+      if (parent === null && project !== null && !entityHeld(db, 'project', project)) {
+        io.notes.push('its project is gone: it cannot be brought back');
+        return;
+      }
       makeTask(
         io,
         copy.task,
@@ -101,7 +105,7 @@ export const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
     }
     case 'checklist': {
       const taskId = resolveId(db, 'task', copy.taskId);
-      if (!entityExists(db, 'task', taskId)) {
+      if (!entityHeld(db, 'task', taskId)) {
         io.notes.push('its task is gone: it cannot be brought back');
         return;
       }
@@ -131,6 +135,10 @@ export const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
     }
     case 'timer': {
       const taskId = resolveId(db, 'task', copy.taskId);
+      if (!entityHeld(db, 'task', taskId)) {
+        io.notes.push('its task is gone: it cannot be brought back');
+        return;
+      }
       // Its duration kept (pauses left out); an entry under a second (0 s) spans 1 ms, as
       // the API takes no empty range.
       const made = run(io, {
@@ -158,8 +166,8 @@ export const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
         on === null
           ? false
           : 'taskId' in on
-            ? entityExists(db, 'task', on.taskId)
-            : entityExists(db, 'project', on.projectId);
+            ? entityHeld(db, 'task', on.taskId)
+            : entityHeld(db, 'project', on.projectId);
       if (on === null || !there) {
         io.notes.push('what it was attached to is gone: it cannot be brought back');
         return;
