@@ -150,6 +150,8 @@ const taskCopy = (db: Sqlite, id: number): TaskCopy => ({
     }[]
   ).map((r) => taskCopy(db, r.task_id)),
   files: filesWhere(db, 'a.task_id = ?', id),
+  timers: (stmt(db, 'SELECT count(*) AS n FROM timers WHERE task_id = ?').get(id) as { n: number })
+    .n,
 });
 
 const deletedCopy = (db: Sqlite, entity: EntityKind, id: number): DeletedCopy => {
@@ -174,8 +176,12 @@ const deletedCopy = (db: Sqlite, entity: EntityKind, id: number): DeletedCopy =>
         ? { entity, taskId: r?.task_id ?? 0, item }
         : { entity, taskId: 0, item: { id, name: '', completed: false, assigneeId: null } };
     }
-    case 'space':
-      return { entity, fields: entityState(db, 'space', id) ?? {} };
+    case 'space': {
+      const projects = stmt(db, 'SELECT count(*) AS n FROM projects WHERE space_id = ?').get(
+        id,
+      ) as { n: number };
+      return { entity, fields: entityState(db, 'space', id) ?? {}, projects: projects.n };
+    }
     case 'project': {
       const r = stmt(db, 'SELECT space_id FROM projects WHERE project_id = ?').get(id) as
         | { space_id: number }

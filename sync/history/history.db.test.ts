@@ -167,6 +167,37 @@ describe('history: deletes', () => {
   });
 });
 
+describe('history: what a recreate cannot make again is said', () => {
+  /** The delete, answered by the server, then undone: the step's label. */
+  const sentThenUndone = (c: EditCommand) => {
+    const [del] = edit(c);
+    markInflight(f.db, del?.mutationId ?? 0, NOW);
+    settle(f.db, del?.mutationId ?? 0);
+    return undo(io)?.label;
+  };
+
+  it("a task's time entries", () => {
+    f.db
+      .prepare(
+        `INSERT INTO timers (track_id, task_id, user_id, state, start_time, duration_seconds, observed_at)
+         VALUES (501, 2, 1, 'STOPPED', ?, 60, ?), (502, 2, 1, 'STOPPED', ?, 30, ?)`,
+      )
+      .run(NOW - 90_000, NOW, NOW - 30_000, NOW);
+    expect(sentThenUndone({ kind: 'task.delete', taskId: 2 })).toContain(
+      'its 2 time entries could not be brought back',
+    );
+  });
+
+  it("a space's projects", () => {
+    const { space_id: spaceId, n } = f.db
+      .prepare('SELECT space_id, count(*) AS n FROM projects GROUP BY space_id LIMIT 1')
+      .get() as { space_id: number; n: number };
+    expect(sentThenUndone({ kind: 'space.delete', spaceId })).toContain(
+      `its ${n} ${n === 1 ? 'project' : 'projects'} could not be brought back`,
+    );
+  });
+});
+
 describe('history: moves', () => {
   beforeEach(() => {
     f.db

@@ -24,7 +24,7 @@ const nouns: Record<EntityKind, string> = {
 };
 
 export const nounOf = (entity: EntityKind, n = 1): string =>
-  n === 1 ? nouns[entity] : `${nouns[entity]}s`;
+  n === 1 ? nouns[entity] : nouns[entity].replace(/y$/, 'ie').concat('s');
 
 /** The entity's name as the replica holds it now, quoted, or its noun. */
 export const nameOf = (db: Sqlite, entity: EntityKind, id: number): string => {

@@ -14,6 +14,15 @@ import { noteMoved } from './store';
 import type { DeletedCopy, DeleteEntry, FileCopy, TaskCopy } from './types';
 import { run, type UndoIo } from './undo-io';
 
+/** A task's time entries and its subtasks', as its copy counted them. */
+const timersIn = (t: TaskCopy): number =>
+  (t.timers ?? 0) + t.subtasks.reduce((n, sub) => n + timersIn(sub), 0);
+
+/** What a recreate cannot make again, said in the step's notes. */
+const lostNote = (io: UndoIo, n: number, kind: 'timer' | 'project' | 'task') => {
+  if (n > 0) io.notes.push(`its ${n} ${nounOf(kind, n)} could not be brought back`);
+};
+
 const makeTask = (
   io: UndoIo,
   t: TaskCopy,
@@ -101,6 +110,7 @@ export const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
         copy.task,
         parent !== null ? { parentTaskId: parent } : project !== null ? { projectId: project } : {},
       );
+      lostNote(io, timersIn(copy.task), 'timer');
       return;
     }
     case 'checklist': {
@@ -123,14 +133,14 @@ export const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
     case 'space': {
       const made = run(io, { kind: 'space.create', fields: copy.fields as never });
       noteMoved(db, 'space', e.id, made.id);
+      lostNote(io, copy.projects ?? 0, 'project');
       return;
     }
     case 'project': {
       const spaceId = resolveId(db, 'space', copy.spaceId);
       const made = run(io, { kind: 'project.create', spaceId, fields: copy.fields as never });
       noteMoved(db, 'project', e.id, made.id);
-      if (copy.tasks > 0)
-        io.notes.push(`its ${copy.tasks} ${nounOf('task', copy.tasks)} could not be brought back`);
+      lostNote(io, copy.tasks, 'task');
       return;
     }
     case 'timer': {

@@ -46,13 +46,16 @@ export interface TaskCopy {
   checklist: ItemCopy[];
   subtasks: TaskCopy[];
   files: FileCopy[];
+  /** Its time entries the replica held (a recreate cannot make them again); absent in old copies. */
+  timers?: number;
 }
 
 /** What a delete removed, as the user last saw it: enough to make it again once sent. */
 export type DeletedCopy =
   | { entity: 'task'; projectId: number | null; parentTaskId: number | null; task: TaskCopy }
   | { entity: 'checklist'; taskId: number; item: ItemCopy }
-  | { entity: 'space'; fields: JsonObject }
+  /** `projects`: how many it held (a recreate cannot make them again); absent in old copies. */
+  | { entity: 'space'; fields: JsonObject; projects?: number }
   | { entity: 'project'; spaceId: number; fields: JsonObject; tasks: number }
   | {
       entity: 'timer';
