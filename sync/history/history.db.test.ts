@@ -188,6 +188,20 @@ describe('history: what a recreate cannot make again is said', () => {
     );
   });
 
+  it('a project whose space someone else deleted: nothing made, no throw', () => {
+    const { project_id: projectId, space_id: spaceId } = f.db
+      .prepare('SELECT project_id, space_id FROM projects LIMIT 1')
+      .get() as { project_id: number; space_id: number };
+    const [del] = edit({ kind: 'project.delete', projectId });
+    markInflight(f.db, del?.mutationId ?? 0, NOW);
+    settle(f.db, del?.mutationId ?? 0);
+    // A pull takes the space away.
+    f.db.prepare('DELETE FROM spaces WHERE space_id = ?').run(spaceId);
+    const before = f.rows();
+    expect(undo(io)?.label).toContain('its space is gone: it cannot be brought back');
+    expect(f.rows()).toEqual(before);
+  });
+
   it("a space's projects", () => {
     const { space_id: spaceId, n } = f.db
       .prepare('SELECT space_id, count(*) AS n FROM projects GROUP BY space_id LIMIT 1')

@@ -138,6 +138,10 @@ export const recreate = (io: UndoIo, e: DeleteEntry, copy: DeletedCopy) => {
     }
     case 'project': {
       const spaceId = resolveId(db, 'space', copy.spaceId);
+      if (!entityHeld(db, 'space', spaceId)) {
+        io.notes.push('its space is gone: it cannot be brought back');
+        return;
+      }
       const made = run(io, { kind: 'project.create', spaceId, fields: copy.fields as never });
       noteMoved(db, 'project', e.id, made.id);
       lostNote(io, copy.tasks, 'task');
