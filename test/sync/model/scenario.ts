@@ -4,7 +4,7 @@
  * logging every event into the model, then ends the case (case-end.ts: heal, stop the running
  * timer, drain each org, check).
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { endCase } from './case-end';
@@ -370,6 +370,21 @@ const seededModel = (orgs: readonly SeededOrg[]): Model => {
  * Runs one case on fresh orgs and a fresh data directory, with the server's clock skewed for
  * its whole length; throws a CaseFailure telling what broke.
  */
+/**
+ * A case's log; with MODEL_LIVE=<file> each line is also appended there as it is written (to
+ * follow a case that hangs: vitest shows a test's output only when it ends).
+ */
+const liveLog = (): string[] => {
+  const file = process.env.MODEL_LIVE;
+  const log: string[] = [];
+  if (file)
+    log.push = (...lines: string[]) => {
+      appendFileSync(file, `${lines.join('\n')}\n`);
+      return Array.prototype.push.apply(log, lines);
+    };
+  return log;
+};
+
 export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
   const t0 = performance.now();
   const ms = c.quirky ? ctx.servers.ignores : ctx.servers.honours;
@@ -400,7 +415,7 @@ export const runCase = async (ctx: RunContext, c: Case): Promise<void> => {
     dataDir,
     current: 0,
     opened: new Set(),
-    log: [],
+    log: liveLog(),
     touched: { user: new Map(), writer: new Map() },
     second: newSecondClient(`${dataDir}-second`),
     n: 0,

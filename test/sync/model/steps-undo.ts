@@ -18,6 +18,7 @@ import {
 } from './engine-view';
 import type { Value } from './field-rules';
 import type { MakeEvent, Prior, StepEntry, UserStep } from './model-history';
+import type { TimerExpectation } from './model-timers';
 import type { Field } from './model-types';
 import { margin, mark } from './step-log';
 
@@ -247,12 +248,12 @@ const undoDelete = async (
     model.apply({ type: 'undelete', key, at });
     return;
   }
+  const can = canRemake(run, key);
   if (movedTo === undefined) {
-    if (canRemake(run, key))
-      throw new UndoMismatch(`undo of ${step.kind} of ${key}: nothing came back`);
+    if (can === true) throw new UndoMismatch(`undo of ${step.kind} of ${key}: nothing came back`);
     return;
   }
-  if (!canRemake(run, key))
+  if (can === false)
     throw new UndoMismatch(
       `undo of ${step.kind} of ${key}: made again as ${movedTo}, which the model cannot`,
     );
@@ -260,11 +261,19 @@ const undoDelete = async (
 };
 
 /** What a recreate can make again: not files (never cached here), nor anything orphaned. */
-const canRemake = (run: CaseRun, key: string): boolean => {
+/**
+ * Whether the engine makes it again: where what it hangs on lives; not where that is deleted;
+ * either where the second client deleted that and the user may not have pulled it yet (the
+ * engine makes it again on the task its replica still holds, and the server refuses it).
+ */
+const canRemake = (run: CaseRun, key: string): boolean | 'either' => {
   const { model } = run;
   if (model.uploads.has(key)) return false;
   const holder = holderOf(run, key);
-  return holder === null || model.isAlive(run.steps.resolve(holder));
+  if (holder === null) return true;
+  const h = run.steps.resolve(holder);
+  if (model.isAlive(h)) return true;
+  return model.userSees(h) ? 'either' : false;
 };
 
 /** What an entity hangs on (its task, parent, project or space), or null. */
@@ -306,6 +315,14 @@ const copiedFields = async (run: CaseRun, key: string, kind: EngineKind, newId: 
   return fields;
 };
 
+/** A timer's fields as the model expects them (one made again that the server refused). */
+const lostTimer = (exp: TimerExpectation): Record<string, unknown> => ({
+  startTime: exp.startTime,
+  durationSeconds: exp.durationSeconds,
+  notes: exp.fields.notes.accept[0] ?? null,
+  billing: exp.fields.billing.accept[0] ?? 'BILLABLE',
+});
+
 /** The entity (and what it held) made again by a recreate, under new keys. */
 const remake = async (run: CaseRun, key: string, ids: Ids, at: number, deletedAt: number) => {
   const { model } = run;
@@ -319,11 +336,15 @@ const remake = async (run: CaseRun, key: string, ids: Ids, at: number, deletedAt
   const within = holder === null ? null : run.steps.resolve(holder);
   const t = model.timers.get(key);
   if (t) {
-    const got = await replicaFields(run, 'timer', to);
+    const exp = model.expectations().timers.find((x) => x.key === key);
+    // On a task the second client deleted, the server refuses it and its rollback may have
+    // taken it from the replica already: it is what the model had, and never lands.
+    const got =
+      (await replicaFields(run, 'timer', to)) ??
+      (exp && within !== null && !model.isAlive(within) ? lostTimer(exp) : null);
     if (!got) throw new UndoMismatch(`${key} made again as timer:${to}: not in the replica`);
     const startTime = Number(got.startTime);
     const durationSeconds = Number(got.durationSeconds);
-    const exp = model.expectations().timers.find((x) => x.key === key);
     if (
       !exp ||
       durationSeconds !== exp.durationSeconds ||
