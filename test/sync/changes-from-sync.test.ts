@@ -3,48 +3,25 @@
  * both values, who and when; "restore mine" puts the user's value on the server; a clean sync
  * lists nothing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../server/app';
+import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../sync/api';
 import type { SyncEngine } from '../../sync/engine/engine-api';
-import { sleep, testEngine } from './engine-setup';
-import { demoClient, startDemoServer } from './support';
+import { sleep } from './engine-setup';
+import { projectTaskOf, twoMembersSetup } from './two-members';
 
-let server: RunningServer | undefined;
-let mine: ApiClient | undefined;
-let theirs: ApiClient | undefined;
-let engine: SyncEngine | undefined;
-
-afterEach(async () => {
-  await engine?.close();
-  await mine?.close();
-  await theirs?.close();
-  await server?.close();
-  engine = mine = theirs = server = undefined;
-});
-
-/** Org 2, where the demo user and another member both work: the user's engine, the other's client. */
-const setUp = async () => {
-  server = await startDemoServer();
-  mine = await demoClient(server, 2, 'demo');
-  theirs = await demoClient(server, 2, 'other');
-  engine = testEngine(mine, 'changes-');
-  engine.start();
-  await engine.syncNow();
-  return { server, engine, theirs, me: mine.session.user?.userId ?? 0 };
-};
+const setUp = twoMembersSetup('changes-');
 
 const settle = async (e: SyncEngine) => {
   for (let i = 0; i < 20 && e.status().pending > 0; i++) await e.syncNow();
   expect(e.status().pending).toBe(0);
 };
 
-/** A project task of org 2 as the server has it, with the path its update takes. */
+/** A project task of org 2 as the server has it, with the path and body its update takes. */
 const projectTask = async (c: ApiClient, taskId: number) => {
-  const t = await c.ops.getTaskById({ path: { taskId } });
+  const { t, path } = await projectTaskOf(c, taskId);
   return {
     t,
-    path: { spaceId: t.spaceId ?? 0, projectId: t.projectId ?? 0, taskId },
+    path,
     body: {
       taskTitle: t.taskTitle,
       ...(t.status ? { status: t.status } : {}),

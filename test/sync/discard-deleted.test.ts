@@ -5,42 +5,16 @@
  * edit was made on, the task showed again, and no later pull took it away (the tombstone was
  * already behind the pull's cursor).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../server/app';
-import type { ApiClient } from '../../sync/api';
+import { describe, expect, it } from 'vitest';
 import type { SyncEngine } from '../../sync/engine/engine-api';
-import { testEngine } from './engine-setup';
-import { demoClient, startDemoServer } from './support';
+import { firstProjectTask, projectTaskOf, twoMembersSetup } from './two-members';
 
-let server: RunningServer | undefined;
-let mine: ApiClient | undefined;
-let theirs: ApiClient | undefined;
-let engine: SyncEngine | undefined;
-
-afterEach(async () => {
-  await engine?.close();
-  await mine?.close();
-  await theirs?.close();
-  await server?.close();
-  engine = mine = theirs = server = undefined;
-});
+const start = twoMembersSetup('discard-deleted-');
 
 const setUp = async () => {
-  server = await startDemoServer();
-  mine = await demoClient(server, 2, 'demo');
-  theirs = await demoClient(server, 2, 'other');
-  engine = testEngine(mine, 'discard-deleted-');
-  engine.start();
-  await engine.syncNow();
-  const id = engine.replica.db
-    .prepare(
-      `SELECT task_id FROM tasks WHERE project_id IS NOT NULL AND parent_task_id IS NULL
-       AND task_id > 0 ORDER BY task_id LIMIT 1`,
-    )
-    .pluck()
-    .get() as number;
-  const t = await theirs.ops.getTaskById({ path: { taskId: id } });
-  const path = { spaceId: t.spaceId ?? 0, projectId: t.projectId ?? 0, taskId: id };
+  const { engine, theirs } = await start();
+  const id = firstProjectTask(engine);
+  const { path } = await projectTaskOf(theirs, id);
   return { engine, theirs, id, path };
 };
 

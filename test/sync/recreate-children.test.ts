@@ -5,48 +5,20 @@
  * (MODEL_SEED=523378625 MODEL_PATH=213:0:2:2:4:4:7:6:7:7:10:11): the item's create stayed
  * failed for good, on the old task.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../../server/app';
-import type { ApiClient } from '../../sync/api';
-import type { SyncEngine } from '../../sync/engine/engine-api';
-import { testEngine } from './engine-setup';
-import { demoClient, startDemoServer } from './support';
+import { describe, expect, it } from 'vitest';
+import { firstProjectTask, projectTaskOf, twoMembersSetup } from './two-members';
 
-let server: RunningServer | undefined;
-let mine: ApiClient | undefined;
-let theirs: ApiClient | undefined;
-let engine: SyncEngine | undefined;
-
-afterEach(async () => {
-  await engine?.close();
-  await mine?.close();
-  await theirs?.close();
-  await server?.close();
-  engine = mine = theirs = server = undefined;
-});
+const setUp = twoMembersSetup('recreate-children-');
 
 describe('a deleted task made again', () => {
   it('brings back the checklist item added to it offline', async () => {
-    server = await startDemoServer();
-    mine = await demoClient(server, 2, 'demo');
-    theirs = await demoClient(server, 2, 'other');
-    engine = testEngine(mine, 'recreate-children-');
-    engine.start();
-    await engine.syncNow();
-    const id = engine.replica.db
-      .prepare(
-        `SELECT task_id FROM tasks WHERE project_id IS NOT NULL AND parent_task_id IS NULL
-         AND task_id > 0 ORDER BY task_id LIMIT 1`,
-      )
-      .pluck()
-      .get() as number;
-    const t = await theirs.ops.getTaskById({ path: { taskId: id } });
+    const { server, engine, theirs } = await setUp();
+    const id = firstProjectTask(engine);
+    const { t, path } = await projectTaskOf(theirs, id);
     engine.pause();
     engine.edit({ kind: 'task.update', taskId: id, patch: { priority: 'Low' } });
     engine.edit({ kind: 'checklist.create', taskId: id, name: 'Added offline' });
-    await theirs.ops.deleteProjectTask({
-      path: { spaceId: t.spaceId ?? 0, projectId: t.projectId ?? 0, taskId: id },
-    });
+    await theirs.ops.deleteProjectTask({ path });
     engine.resume();
     await engine.syncNow();
     await engine.syncNow();

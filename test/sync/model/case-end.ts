@@ -7,6 +7,7 @@
  * A failure throws with everything needed to understand it.
  */
 
+import { parseEntityKey } from '../../../sync/outbox';
 import { CaseFailure, type CaseRun, clocksOf } from './case-run';
 import { checkOrg, type OrgView, type Problem } from './check';
 import type { DrainAnswer } from './protocol';
@@ -104,9 +105,7 @@ const settleConflicts = async (run: CaseRun, drained: DrainAnswer): Promise<Drai
   for (let round = 0; round < 6 && d.status.failed.length > 0; round++) {
     const ids = await child.request({ cmd: 'ids' });
     const ours = d.status.failed.flatMap((f) => {
-      const colon = f.entity.lastIndexOf(':');
-      const kind = f.entity.slice(0, colon);
-      const id = Number(f.entity.slice(colon + 1));
+      const { kind, id } = parseEntityKey(f.entity);
       const local = ids.mappings.find((m) => m.kind === kind && m.server === id)?.local;
       const key =
         model.byId(kind, id) ?? (local === undefined ? undefined : model.byId(kind, local));
