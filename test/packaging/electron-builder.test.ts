@@ -10,6 +10,7 @@ import { DEEP_LINK_SCHEME } from '../../main/electron/deep-link';
 import { STAGED_BINDING } from '../../main/electron/dist';
 import { appIconPath, drawAppIcon } from '../../scripts/app-icon';
 import { PACKAGED_BINDING } from '../../shared/native-binding';
+import { builderRequire, resolvedBuilderConfig } from './builder-config';
 
 /**
  * electron-builder.yml, held to what the app needs (a zod shape of our own) and to what
@@ -79,6 +80,25 @@ describe('electron-builder.yml', () => {
     expect(c.linux.target.sort()).toEqual(['AppImage', 'deb']);
     expect(c.mac.target).toEqual(['dmg']);
     expect(c.win.target).toEqual(['nsis']);
+  });
+
+  it('offers the deb first on Linux: its AppArmor profile lets the sandbox start on Ubuntu', async () => {
+    const c = await resolvedBuilderConfig();
+    expect((c.linux as { target: unknown }).target).toEqual(['deb', 'AppImage']);
+  });
+
+  it('builds the AppImage on the static runtime, which needs no libfuse2', async () => {
+    // With no toolsets.appimage (or "0.0.0") app-builder-lib 26 takes its legacy FUSE 2 runtime.
+    const { toolsets } = (await resolvedBuilderConfig()) as { toolsets?: { appimage?: string } };
+    const version = toolsets?.appimage ?? '0.0.0';
+    expect(version).not.toBe('0.0.0');
+    // A version the builder downloads as its static runtime bundle (type-2 runtime, no FUSE 2).
+    const { appimageChecksums } = builderRequire('./out/toolsets/linux.js') as {
+      appimageChecksums: Record<string, Record<string, string>>;
+    };
+    expect(Object.keys(appimageChecksums[version] ?? {})).toEqual([
+      expect.stringMatching(/^appimage-tools-runtime-\d+\.tar\.gz$/),
+    ]);
   });
 
   it("never rebuilds node_modules in place; ships Electron's own better-sqlite3 build", () => {
