@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CliOptions, Configuration } from 'electron-builder';
-import { electronSqlitePath } from '../start-plan';
+import { desktopArtifacts, electronSqlitePath, freshness } from '../start-plan';
 import { prepareElectronSqlite } from './native-build';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -105,6 +105,34 @@ export const builderOptions = (signing: Configuration): CliOptions => ({
   config: signing,
 });
 
+/**
+ * Electron's build of better-sqlite3 (build/native/electron-<version>/), built again whenever
+ * node_modules' better-sqlite3 is newer than it (the start plan's check): an upgraded package
+ * must not ship with the old binary under its new JavaScript.
+ */
+export const ensureElectronSqlite = async ({
+  root,
+  electronVersion,
+  build = prepareElectronSqlite,
+  log = console.log,
+}: {
+  root: string;
+  electronVersion: string;
+  build?: typeof prepareElectronSqlite;
+  log?: (line: string) => void;
+}): Promise<string> => {
+  const { outputs, inputs } = desktopArtifacts(root, electronVersion).native;
+  const state = freshness(outputs, inputs);
+  const outFile = electronSqlitePath(root, electronVersion);
+  if (state !== 'built') {
+    log(
+      `dist: better-sqlite3 for Electron's ABI (@electron/rebuild${state === 'stale' ? ', the package changed since the last build' : ''})`,
+    );
+    await build({ root, electronVersion, outFile });
+  }
+  return outFile;
+};
+
 const run = (label: string, command: string, args: string[]) => {
   console.log(`dist: ${label}`);
   // On Windows the .bin entries are .cmd scripts, which only a shell runs.
@@ -139,11 +167,7 @@ const main = async () => {
   const { version } = JSON.parse(readFileSync(path.join(electronDir, 'package.json'), 'utf8')) as {
     version: string;
   };
-  const binding = electronSqlitePath(root, version);
-  if (!existsSync(binding)) {
-    console.log("dist: better-sqlite3 for Electron's ABI (@electron/rebuild)");
-    await prepareElectronSqlite({ root, electronVersion: version, outFile: binding });
-  }
+  const binding = await ensureElectronSqlite({ root, electronVersion: version });
   mkdirSync(path.dirname(path.join(root, STAGED_BINDING)), { recursive: true });
   copyFileSync(binding, path.join(root, STAGED_BINDING));
   console.log('dist: installers (electron-builder)');
