@@ -109,9 +109,11 @@ describe('electron-builder.yml', () => {
     expect(c.extraResources).toContainEqual({ from: STAGED_BINDING, to: PACKAGED_BINDING });
   });
 
-  it('unpacks better-sqlite3 from the asar (a runtime dependency)', () => {
+  it('unpacks native files only from the asar; better-sqlite3 is a runtime dependency', () => {
+    // Its JavaScript stays in the archive with the rest (test/packaging/asar-layout.test.ts).
     const c = builderConfig.parse(config);
-    expect(c.asarUnpack).toContain('**/node_modules/better-sqlite3/**');
+    expect(c.asarUnpack).toEqual(['**/*.node']);
+    expect((config as { asar?: unknown }).asar).toEqual({ smartUnpack: false });
     expect(pkg.dependencies['better-sqlite3']).toBeDefined();
     expect(pkg.devDependencies['better-sqlite3']).toBeUndefined();
   });
