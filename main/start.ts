@@ -81,9 +81,20 @@ export const start = async (o: StartOptions): Promise<number> => {
     sandbox: o.sandbox,
   });
   if (desktop.mode === 'electron') {
-    const end = await watchElectron(desktop.child, desktop.binary, o.relay);
-    if (end.message) o.err(`npm start: ${end.message}`);
-    return end.status;
+    // Ctrl+C reaches Electron too (the terminal signals the whole group): npm start waits for it
+    // to quit, reading its stderr to the end. A SIGTERM for npm start alone is passed on.
+    const wait = () => {};
+    const pass = () => desktop.child.kill('SIGTERM');
+    process.on('SIGINT', wait);
+    process.on('SIGTERM', pass);
+    try {
+      const end = await watchElectron(desktop.child, desktop.binary, o.relay);
+      if (end.message) o.err(`npm start: ${end.message}`);
+      return end.status;
+    } finally {
+      process.off('SIGINT', wait);
+      process.off('SIGTERM', pass);
+    }
   }
 
   const app = await startBrowserMode({

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,25 @@ describe.skipIf(process.platform === 'win32')('npm start: the exit status after 
     );
     expect(r.err).toContain('sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0');
     expect(r.err).toContain('npm start -- --browser');
+  });
+
+  it('on Ctrl+C waits for Electron to quit; passes a SIGTERM of its own on', async () => {
+    const running = path.join(base, 'running');
+    installStandInElectron(
+      electronDir,
+      `trap 'echo quitting >&2; exit 7' TERM; touch '${running}'; while :; do sleep 0.05; done`,
+    );
+    const listeners = (signal: NodeJS.Signals) => new Set(process.listeners(signal));
+    const [int, term] = [listeners('SIGINT'), listeners('SIGTERM')];
+    const ended = startIt();
+    while (!existsSync(running)) await new Promise((done) => setTimeout(done, 20));
+    const added = (signal: NodeJS.Signals, before: Set<unknown>) =>
+      process.listeners(signal).filter((l) => !before.has(l));
+    // npm start's own handlers: SIGINT (which the terminal sends Electron too) ends nothing.
+    for (const onInt of added('SIGINT', int)) onInt('SIGINT');
+    for (const onTerm of added('SIGTERM', term)) onTerm('SIGTERM');
+    expect(await ended).toMatchObject({ status: 7, relayed: 'quitting\n' });
+    expect([added('SIGINT', int), added('SIGTERM', term)]).toEqual([[], []]);
   });
 
   it('a binary that cannot be started: status 1, saying so', async () => {
