@@ -194,6 +194,16 @@ describe('planStart: runtime present/absent × built/stale/missing', () => {
     }
   });
 
+  it('runtime present but its sandbox blocked: browser mode with the fix, nothing built', () => {
+    const sandbox = { why: "Electron's sandbox cannot start here", detail: 'run once: sudo …' };
+    expect(
+      planStart({ browser: false, build: true, runtime, states: all('missing'), sandbox }),
+    ).toEqual({ mode: 'browser', ...sandbox });
+    expect(
+      planStart({ browser: false, build: true, runtime, states: all('built'), sandbox: null }),
+    ).toMatchObject({ mode: 'electron' });
+  });
+
   it('--browser: browser mode even with the runtime and everything built', () => {
     expect(planStart({ browser: true, build: true, runtime, states: all('built') })).toEqual({
       mode: 'browser',

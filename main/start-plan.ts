@@ -149,22 +149,27 @@ export type StartPlan =
 
 /**
  * Electron whenever its runtime is installed, after building what is missing or stale; the
- * browser only when asked or without a runtime (or with a part missing and building off).
+ * browser only when asked, without a runtime, where Electron's sandbox cannot start (it would
+ * abort at once), or with a part missing and building off.
  */
 export const planStart = ({
   browser,
   build,
   runtime,
   states,
+  sandbox = null,
 }: {
   browser: boolean;
   build: boolean;
   runtime: ElectronRuntime;
   states: Record<ArtifactName, Freshness>;
+  /** Why Electron's sandbox cannot start on this machine, and the fix (electron-sandbox.ts). */
+  sandbox?: { why: string; detail: string } | null;
 }): StartPlan => {
   if (browser) return { mode: 'browser', why: 'Browser mode requested (--browser)' };
   if (!runtime.ok)
     return { mode: 'browser', why: 'Electron runtime not installed', detail: runtime.reason };
+  if (sandbox) return { mode: 'browser', ...sandbox };
   if (!build) {
     const missing = ARTIFACTS.filter((a) => states[a] === 'missing');
     if (missing.length > 0)

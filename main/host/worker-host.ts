@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import type { z } from 'zod';
 import { type BridgeEventName, type BridgeEvents, bridgeEvents } from '../../shared/bridge';
 import type { BridgeResponse } from '../../shared/bridge/define';
-import { outsideAsar, spawnEntryWorker } from '../../sync/door/paths';
+import { spawnEntryWorker } from '../../sync/door/paths';
 import type { BridgeEndpoint } from '../bridge/endpoint';
 import type { EventListener } from '../bridge/events';
 import { logFileIn, logsDir } from '../services/log-file';
@@ -24,11 +24,11 @@ export interface WorkerHostOptions {
 }
 
 /**
- * The host's worker: `worker.ts` from sources (with tsx), `worker.js` beside a bundle; in a
- * packaged app, the unpacked copy beside app.asar (workers cannot count on reading the asar).
+ * The host's worker: `worker.ts` from sources (with tsx), `worker.js` beside a bundle (in a
+ * packaged app, inside app.asar: main/electron/build.ts).
  */
 const spawnWorker = (config: HostConfig): Worker => {
-  const worker = spawnEntryWorker(outsideAsar(import.meta.url), 'worker', { workerData: config });
+  const worker = spawnEntryWorker(import.meta.url, 'worker', { workerData: config });
   if (!worker) throw new Error('the host worker (worker.js) is missing beside the app bundle');
   return worker;
 };

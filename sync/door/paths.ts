@@ -4,5 +4,4 @@
  * main process (which only spawns the host worker and opens files) imports this, not index.ts.
  */
 export { replicaFilesDir, replicaFolderName, replicaFolderOf } from '../db/replica-name';
-export { outsideAsar } from '../engine/outside-asar';
 export { spawnEntryWorker } from '../engine/worker-thread';

@@ -9,7 +9,6 @@ import {
   fromFillWorker,
   type ToFillWorker,
 } from './fill-protocol';
-import { outsideAsar } from './outside-asar';
 import { spawnEntryWorker } from './worker-thread';
 
 export interface FillThread {
@@ -36,10 +35,10 @@ export const failureError = (f: Failure): Error =>
 
 /**
  * Null when the build has no worker entry: the caller then works on its own thread. In a
- * packaged app the entry is the unpacked copy beside app.asar (workers cannot count on the asar).
+ * packaged app the entry lies in app.asar beside the bundle (main/electron/build.ts).
  */
 export const startFillThread = (): FillThread | null => {
-  const worker = spawnEntryWorker(outsideAsar(import.meta.url), 'fill-worker');
+  const worker = spawnEntryWorker(import.meta.url, 'fill-worker');
   if (!worker) return null;
   let alive = true;
   const messageListeners: ((m: FromFillWorker) => void)[] = [];

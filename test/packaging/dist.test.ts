@@ -1,9 +1,16 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { findElectronRuntime, missingRuntimeMessage } from '../../main/electron/dist';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  ensureElectronSqlite,
+  findElectronRuntime,
+  missingRuntimeMessage,
+} from '../../main/electron/dist';
+import { electronSqlitePath } from '../../main/start-plan';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -42,5 +49,43 @@ describe('npm run dist', () => {
     const entry = fromBuilder.resolve('@electron/rebuild');
     const mod = (await import(entry)) as { rebuild?: unknown };
     expect(typeof mod.rebuild).toBe('function');
+  });
+});
+
+describe("npm run dist: Electron's build of better-sqlite3", () => {
+  const app = mkdtempSync(path.join(tmpdir(), 'wt-dist-native-'));
+  afterAll(() => rmSync(app, { recursive: true, force: true }));
+  const pkg = path.join(app, 'node_modules', 'better-sqlite3', 'package.json');
+  const binding = electronSqlitePath(app, '39.8.10');
+  const at = (file: string, seconds: number) => utimesSync(file, seconds, seconds);
+
+  /** A stand-in for @electron/rebuild: writes the package's version into the binding. */
+  const built: string[] = [];
+  const build = async ({ outFile }: { outFile: string }) => {
+    const { version } = JSON.parse(readFileSync(pkg, 'utf8')) as { version: string };
+    built.push(version);
+    mkdirSync(path.dirname(outFile), { recursive: true });
+    writeFileSync(outFile, `better-sqlite3 ${version} for Electron`);
+  };
+  const ensure = () =>
+    ensureElectronSqlite({ root: app, electronVersion: '39.8.10', build, log: () => {} });
+
+  it('builds it when missing, reuses it while current, builds it again after an upgrade', async () => {
+    mkdirSync(path.dirname(pkg), { recursive: true });
+    writeFileSync(pkg, '{"name":"better-sqlite3","version":"12.6.2"}');
+    at(pkg, 1_000);
+    expect(await ensure()).toBe(binding);
+    expect(built).toEqual(['12.6.2']);
+
+    at(binding, 2_000);
+    await ensure();
+    expect(built).toEqual(['12.6.2']);
+
+    // npm installs a newer better-sqlite3: its package.json is newer than the binding.
+    writeFileSync(pkg, '{"name":"better-sqlite3","version":"12.7.0"}');
+    at(pkg, 3_000);
+    await ensure();
+    expect(built).toEqual(['12.6.2', '12.7.0']);
+    expect(readFileSync(binding, 'utf8')).toBe('better-sqlite3 12.7.0 for Electron');
   });
 });

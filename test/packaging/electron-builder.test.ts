@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { DEEP_LINK_SCHEME } from '../../main/electron/deep-link';
-import { STAGED_BINDING } from '../../main/electron/dist';
+import { builderOptions, STAGED_BINDING } from '../../main/electron/dist';
 import { appIconPath, drawAppIcon } from '../../scripts/app-icon';
 import { PACKAGED_BINDING } from '../../shared/native-binding';
+import { builderRequire, resolvedBuilderConfig } from './builder-config';
 
 /**
  * electron-builder.yml, held to what the app needs (a zod shape of our own) and to what
@@ -74,11 +75,31 @@ describe('electron-builder.yml', () => {
     expect(pkg.optionalDependencies?.electron).toBe(version);
   });
 
-  it('builds AppImage and deb on Linux, dmg on macOS, nsis on Windows', () => {
+  it('builds deb and AppImage on Linux, dmg and zip (for Squirrel.Mac) on macOS, nsis on Windows', () => {
     const c = builderConfig.parse(config);
     expect(c.linux.target.sort()).toEqual(['AppImage', 'deb']);
-    expect(c.mac.target).toEqual(['dmg']);
+    // electron-updater on macOS (Squirrel.Mac) installs an update from the zip, not the dmg.
+    expect(c.mac.target).toEqual(['dmg', 'zip']);
     expect(c.win.target).toEqual(['nsis']);
+  });
+
+  it('offers the deb first on Linux: its AppArmor profile lets the sandbox start on Ubuntu', async () => {
+    const c = await resolvedBuilderConfig();
+    expect((c.linux as { target: unknown }).target).toEqual(['deb', 'AppImage']);
+  });
+
+  it('builds the AppImage on the static runtime, which needs no libfuse2', async () => {
+    // With no toolsets.appimage (or "0.0.0") app-builder-lib 26 takes its legacy FUSE 2 runtime.
+    const { toolsets } = (await resolvedBuilderConfig()) as { toolsets?: { appimage?: string } };
+    const version = toolsets?.appimage ?? '0.0.0';
+    expect(version).not.toBe('0.0.0');
+    // A version the builder downloads as its static runtime bundle (type-2 runtime, no FUSE 2).
+    const { appimageChecksums } = builderRequire('./out/toolsets/linux.js') as {
+      appimageChecksums: Record<string, Record<string, string>>;
+    };
+    expect(Object.keys(appimageChecksums[version] ?? {})).toEqual([
+      expect.stringMatching(/^appimage-tools-runtime-\d+\.tar\.gz$/),
+    ]);
   });
 
   it("never rebuilds node_modules in place; ships Electron's own better-sqlite3 build", () => {
@@ -88,9 +109,11 @@ describe('electron-builder.yml', () => {
     expect(c.extraResources).toContainEqual({ from: STAGED_BINDING, to: PACKAGED_BINDING });
   });
 
-  it('unpacks better-sqlite3 from the asar (a runtime dependency)', () => {
+  it('unpacks native files only from the asar; better-sqlite3 is a runtime dependency', () => {
+    // Its JavaScript stays in the archive with the rest (test/packaging/asar-layout.test.ts).
     const c = builderConfig.parse(config);
-    expect(c.asarUnpack).toContain('**/node_modules/better-sqlite3/**');
+    expect(c.asarUnpack).toEqual(['**/*.node']);
+    expect((config as { asar?: unknown }).asar).toEqual({ smartUnpack: false });
     expect(pkg.dependencies['better-sqlite3']).toBeDefined();
     expect(pkg.devDependencies['better-sqlite3']).toBeUndefined();
   });
@@ -110,9 +133,7 @@ describe('electron-builder.yml', () => {
     expect((config as { publish?: unknown }).publish).toEqual([
       { provider: 'generic', url: 'https://updates.invalid/worktray/' },
     ]);
-    expect(readFileSync(path.join(root, 'main/electron/dist.ts'), 'utf8')).toContain(
-      "['--publish', 'never']",
-    );
+    expect(builderOptions({}).publish).toBe('never');
   });
 
   it('registers the deep-link scheme the app parses', () => {
@@ -130,7 +151,7 @@ describe('electron-builder.yml', () => {
     expect(pixelsOf(icon).equals(pixelsOf(drawAppIcon()))).toBe(true);
   });
 
-  it('flips the Electron fuses: no Node entry points, app code only from the integrity-checked asar', () => {
+  it('flips the Electron fuses: no Node entry points, app code only from the integrity-checked asar, signed again', () => {
     // Without these, anyone who can start the installed binary (ELECTRON_RUN_AS_NODE,
     // NODE_OPTIONS, --inspect) or swap files beside the asar runs code as the app, with its
     // access to the token vault. process.fork would need RunAsNode; the host uses a worker thread.
@@ -141,6 +162,8 @@ describe('electron-builder.yml', () => {
       enableCookieEncryption: true,
       onlyLoadAppFromAsar: true,
       enableEmbeddedAsarIntegrityValidation: true,
+      // Flipping breaks the signature; Apple Silicon runs no app with a broken one.
+      resetAdHocDarwinSignature: true,
     });
     // The names are electron-builder's own (its schema refuses unknown keys: the test below).
     const scheme = JSON.parse(
