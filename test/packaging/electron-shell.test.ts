@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -112,7 +112,8 @@ describe('the Electron main process', () => {
       sandbox: true,
       contextIsolation: true,
       nodeIntegration: false,
-      preload: path.join(out, 'preload.cjs'),
+      // Node loads main.js by its real path (node_modules may be a link to another folder).
+      preload: path.join(realpathSync(out), 'preload.cjs'),
     });
     expect(w.webContents.getURL()).toBe('app://worktray/index.html');
     expect(w.shown).toBe(true);
