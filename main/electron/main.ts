@@ -13,6 +13,7 @@ import {
   BrowserWindow,
   dialog,
   ipcMain,
+  Notification,
   protocol,
   safeStorage,
   screen,
@@ -35,10 +36,11 @@ import { hostOpensAttachments } from './attachment-opener';
 import { DEEP_LINK_SCHEME, deepLinkFromArgv, parseDeepLink } from './deep-link';
 import { downloadMarker } from './download-mark';
 import { bindIpcCalls, forwardEvents } from './ipc-transport';
+import { nativeNotices } from './native-notices';
 import { type NavigationTarget, PendingNavigation } from './pending-navigation';
 import { safeStorageTokenVault } from './safe-storage-vault';
 import { errorText, firstLoad, runSmoke, SMOKE_FAILED, SMOKE_FLAG, smokeTimeoutMs } from './smoke';
-import { notify, startTrayShell, type TrayShell } from './tray-binding';
+import { startTrayShell, type TrayShell } from './tray-binding';
 import { startUpdates, type UpdatesBinding } from './updates-binding';
 import { applyWindowSecurity, createMainWindow } from './window-security';
 import { loadWindowState, placeWindow, saveWindowState, windowStateOf } from './window-state';
@@ -55,6 +57,10 @@ const log = (message: string, detail?: string) => {
   logFile?.write(message, detail);
   say(message, detail);
 };
+// Every native notice of the app (tray errors, new mentions, updates), kept until it is done.
+const notices = nativeNotices(Notification, {
+  onFailed: (error) => log('a notice could not be shown', error),
+});
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: appSchemePrivileges }]);
 
@@ -230,13 +236,14 @@ async function launch(): Promise<void> {
       restartToUpdate: () => updates?.perform({ kind: 'restart-to-update' }),
       quit: () => app.quit(),
       log,
+      notify: notices.notify,
     }),
   );
   const tray = shell_;
   updates = disposables.add(
     startUpdates({
       endpoint,
-      notify,
+      notify: notices.notify,
       showItems: (items) => tray.setUpdateItems(items),
       openView,
       log,

@@ -1,12 +1,4 @@
-import {
-  dialog,
-  globalShortcut,
-  Menu,
-  Notification,
-  nativeImage,
-  powerMonitor,
-  Tray,
-} from 'electron';
+import { dialog, globalShortcut, Menu, nativeImage, powerMonitor, Tray } from 'electron';
 import type { Settings } from '../../shared/bridge';
 import type { AppView } from '../../shared/bridge/events';
 import type { BridgeEndpoint } from '../bridge/endpoint';
@@ -32,6 +24,8 @@ export interface ShellHooks {
   restartToUpdate(): void;
   quit(): void;
   log(message: string): void;
+  /** A native notice (native-notices.ts); `onClick` runs when the user clicks it. */
+  notify(title: string, body: string, onClick?: () => void): void;
 }
 
 const IDLE_POLL_MS = 15_000;
@@ -42,13 +36,6 @@ const trayImage = () => {
   image.addRepresentation({ scaleFactor: 2, buffer: Buffer.from(variant.x2, 'base64') });
   if (process.platform === 'darwin') image.setTemplateImage(true);
   return image;
-};
-
-export const notify = (title: string, body: string, onClick?: () => void) => {
-  if (!Notification.isSupported()) return;
-  const n = new Notification({ title, body, silent: false });
-  if (onClick) n.on('click', onClick);
-  n.show();
 };
 
 export interface TrayShell {
@@ -67,7 +54,7 @@ export const startTrayShell = (
   hooks: ShellHooks,
 ): TrayShell => {
   const tray = new Tray(trayImage());
-  const showError = (message: string) => notify('Worktray', message);
+  const showError = (message: string) => hooks.notify('Worktray', message);
   let away: AwayController | null = null;
   const controller = new TrayController({
     endpoint,
@@ -119,7 +106,7 @@ export const startTrayShell = (
 
   const stopNotifier = startNotifier({
     endpoint,
-    show: (notice, onClick) => notify(notice.title, notice.body, onClick),
+    show: (notice, onClick) => hooks.notify(notice.title, notice.body, onClick),
     openTask: hooks.openTask,
     openApp: hooks.openApp,
     onError: (m) => hooks.log(`notification: ${m}`),

@@ -21,6 +21,14 @@ export interface MenuTemplateItem {
   submenu?: MenuTemplateItem[];
 }
 
+export interface StandInNotice {
+  title: string;
+  body: string;
+  click: () => void;
+  close: () => void;
+  fail: (error: string) => void;
+}
+
 export interface StandInState {
   userData: string;
   appPath: string;
@@ -32,7 +40,8 @@ export interface StandInState {
   sent: unknown[][];
   trays: FakeTray[];
   shortcuts: Map<string, Handler>;
-  notifications: { title: string; body: string; click: () => void }[];
+  /** Each notice shown; the test plays the user (click, close) or Windows (fail). */
+  notifications: StandInNotice[];
   app: EventEmitter & { quit(): void };
   powerMonitor: EventEmitter;
   dialogAnswer: number;
@@ -258,7 +267,12 @@ export class Notification extends EventEmitter {
     super();
   }
   show() {
-    s.notifications.push({ ...this.options, click: () => this.emit('click') });
+    s.notifications.push({
+      ...this.options,
+      click: () => this.emit('click', {}),
+      close: () => this.emit('close', {}),
+      fail: (error) => this.emit('failed', {}, error),
+    });
   }
 }
 
