@@ -26,6 +26,7 @@ import { startWorkerHost, type WorkerHost } from '../host/worker-host';
 import { desktopSessionFile, replicasDir } from '../services/data-layout';
 import { type LogFile, logFileIn, logsDir } from '../services/log-file';
 import { fileTokenVault } from '../services/token-vault';
+import { settleIdentity } from './app-identity';
 import {
   APP_ENTRY_URL,
   APP_SCHEME,
@@ -63,6 +64,10 @@ const notices = nativeNotices(Notification, {
 });
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: appSchemePrivileges }]);
+// A run from sources gets its own profile (and lock); Windows gets the app's ID for its toasts.
+settleIdentity(app, { platform: process.platform, execPath: process.execPath });
+// `npm start` passes the data folder it chose, so browser mode and the app share one.
+const dataDirOf = () => process.env.WORKTRAY_DATA_DIR || app.getPath('userData');
 
 if (smoke) {
   // Beside a running app: no single-instance lock, no protocol registration, and Chromium's
@@ -72,7 +77,11 @@ if (smoke) {
   launch().catch((e: unknown) => endSmoke(1, `${SMOKE_FAILED} ${errorText(e)}`));
 } else if (!app.requestSingleInstanceLock()) {
   // A second launch (a clicked worktray:// link on Windows and Linux) hands its arguments to
-  // the running instance and quits.
+  // the running instance and quits; said, so a launch that seems to do nothing can be traced.
+  const message =
+    'another Worktray is running with this profile: this launch is handed to it and quits';
+  logFileIn(logsDir(dataDirOf())).write(message, app.getPath('userData'));
+  say(message, app.getPath('userData'));
   app.quit();
 } else {
   // Run from sources (`electron dist-electron/main.js`), the OS must be told the script too.
@@ -140,8 +149,7 @@ async function launch(): Promise<void> {
   app.on('window-all-closed', () => {});
 
   await app.whenReady();
-  // `npm start` passes the data folder it chose, so browser mode and the app share one.
-  const dataDir = process.env.WORKTRAY_DATA_DIR || app.getPath('userData');
+  const dataDir = dataDirOf();
   logFile = logFileIn(logsDir(dataDir));
   log(`started (Electron ${process.versions.electron ?? '?'}, ${process.platform})`);
   protocol.handle(

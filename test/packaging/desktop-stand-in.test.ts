@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { APP_USER_MODEL_ID, settleIdentity } from '../../main/electron/app-identity';
 import { nativeNotices } from '../../main/electron/native-notices';
 import type { StandInState } from './electron-stand-in';
 import { newStandInState } from './stand-in-state';
@@ -11,6 +13,7 @@ import { newStandInState } from './stand-in-state';
  * module's (electron-stand-in.ts, the one the shell tests bundle in place of 'electron'). The
  * whole main process over the same stand-in is electron-shell*.test.ts.
  */
+const root = path.resolve(import.meta.dirname, '../..');
 const base = mkdtempSync(path.join(tmpdir(), 'desktop-stand-in-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 const s: StandInState = newStandInState(path.join(base, 'user-data'), path.join(base, 'app'));
@@ -34,5 +37,40 @@ describe('native notices', () => {
     expect(clicked).toEqual(['first']);
     expect(failures).toEqual(['the toast could not be shown']);
     expect(notices.kept).toBe(0);
+  });
+});
+
+describe('the app identity, before the lock and the first notice', () => {
+  const settle = (platform: NodeJS.Platform, packaged: boolean) => {
+    s.calls.length = 0;
+    s.userData = path.join(base, 'Worktray');
+    s.packaged = packaged;
+    settleIdentity(electron.app, { platform, execPath: 'C:\\dev\\electron.exe' });
+    return s.calls;
+  };
+
+  it("installed on Windows: the installer's app ID, the product's own profile", () => {
+    expect(settle('win32', true)).toEqual([`setAppUserModelId ${APP_USER_MODEL_ID}`]);
+    expect(s.userData).toBe(path.join(base, 'Worktray'));
+  });
+
+  it("from sources on Windows: the executable's path as its ID, a profile of its own", () => {
+    expect(settle('win32', false)).toEqual([
+      `setPath userData ${path.join(base, 'Worktray')}-dev`,
+      'setAppUserModelId C:\\dev\\electron.exe',
+    ]);
+    expect(s.userData).toBe(`${path.join(base, 'Worktray')}-dev`);
+  });
+
+  it('elsewhere no ID; from sources still a profile of its own', () => {
+    expect(settle('darwin', true)).toEqual([]);
+    expect(settle('linux', false)).toEqual([`setPath userData ${path.join(base, 'Worktray')}-dev`]);
+  });
+
+  it("is electron-builder.yml's appId", () => {
+    const config = parse(readFileSync(path.join(root, 'electron-builder.yml'), 'utf8')) as {
+      appId: string;
+    };
+    expect(APP_USER_MODEL_ID).toBe(config.appId);
   });
 });

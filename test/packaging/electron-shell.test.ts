@@ -87,12 +87,16 @@ afterAll(() => {
 });
 
 describe('the Electron main process', () => {
-  it('takes the single-instance lock and registers app:// before the app is ready', () => {
-    expect(s.calls.slice(0, 3)).toEqual([
+  it('takes the single-instance lock in a profile of its own and registers app:// before the app is ready', () => {
+    // Run from sources: not the installed app's profile (nor its lock), on any file system.
+    expect(s.calls.slice(0, 4)).toEqual([
       'registerSchemesAsPrivileged ready=false',
+      `setPath userData ${path.join(base, 'user-data')}-dev`,
       'requestSingleInstanceLock',
       'setAsDefaultProtocolClient worktray',
     ]);
+    // Linux: no Application User Model ID (Windows only).
+    expect(s.calls.filter((c) => c.startsWith('setAppUserModelId'))).toEqual([]);
     expect(s.privileged).toEqual([
       expect.objectContaining({
         scheme: 'app',

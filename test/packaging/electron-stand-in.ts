@@ -50,6 +50,10 @@ export interface StandInState {
   ready: () => void;
   /** Process mode: exits end this process. */
   exitsProcess?: boolean;
+  /** `app.isPackaged` (false: run from sources, as the tests run it). */
+  packaged?: boolean;
+  /** Another instance holds the single-instance lock. */
+  lockTaken?: boolean;
 }
 
 const processState = (): StandInState => ({
@@ -74,9 +78,15 @@ s.ready = () => readyResolve();
 
 class FakeApp extends EventEmitter {
   isReadyFlag = false;
+  get isPackaged() {
+    return s.packaged ?? false;
+  }
+  setAppUserModelId(id: string) {
+    s.calls.push(`setAppUserModelId ${id}`);
+  }
   requestSingleInstanceLock() {
     s.calls.push('requestSingleInstanceLock');
-    return true;
+    return !s.lockTaken;
   }
   setAsDefaultProtocolClient(scheme: string) {
     s.calls.push(`setAsDefaultProtocolClient ${scheme}`);
