@@ -132,6 +132,29 @@ describe('the Electron main process', () => {
       expect(w.webContents.listenerCount(event), event).toBe(1);
   });
 
+  it("lets the window's page write to the clipboard (Copy buttons), and nothing else", () => {
+    const { request, check } = s.permissions;
+    const asked = (permission: string, url: string) => {
+      let granted: unknown = null;
+      request?.(win().webContents, permission, (g: boolean) => (granted = g), {
+        requestingUrl: url,
+        isMainFrame: true,
+      });
+      return granted;
+    };
+    const page = 'app://worktray/index.html';
+    expect(asked('clipboard-sanitized-write', page)).toBe(true);
+    expect(check?.(win().webContents, 'clipboard-sanitized-write', 'app://worktray', {})).toBe(
+      true,
+    );
+    expect(asked('clipboard-sanitized-write', 'https://example.com/')).toBe(false);
+    expect(check?.(null, 'clipboard-sanitized-write', 'https://example.com', {})).toBe(false);
+    for (const permission of ['clipboard-read', 'media', 'notifications']) {
+      expect(asked(permission, page), permission).toBe(false);
+      expect(check?.(win().webContents, permission, 'app://worktray', {}), permission).toBe(false);
+    }
+  });
+
   it("bundles the bootstrap's page-decoding worker beside the host worker", () => {
     // Without it a first fill still works, decoding on the host thread instead.
     expect(

@@ -36,6 +36,8 @@ export interface StandInState {
   privileged: unknown[];
   protocolHandlers: Map<string, (request: Request) => Promise<Response>>;
   ipcHandlers: Map<string, Handler>;
+  /** The session's permission handlers, as the window set them last. */
+  permissions: { request?: Handler; check?: Handler };
   windows: FakeWindow[];
   sent: unknown[][];
   trays: FakeTray[];
@@ -180,8 +182,14 @@ class FakeContents extends EventEmitter {
   url = '';
   destroyed = false;
   session = {
-    setPermissionRequestHandler: () => s.calls.push('setPermissionRequestHandler'),
-    setPermissionCheckHandler: () => s.calls.push('setPermissionCheckHandler'),
+    setPermissionRequestHandler: (h: Handler) => {
+      s.calls.push('setPermissionRequestHandler');
+      s.permissions.request = h;
+    },
+    setPermissionCheckHandler: (h: Handler) => {
+      s.calls.push('setPermissionCheckHandler');
+      s.permissions.check = h;
+    },
   };
   mainFrame = { url: '', parent: null };
   setWindowOpenHandler() {

@@ -11,6 +11,7 @@ export const newStandInState = (userData: string, appPath: string): StandInState
   privileged: [],
   protocolHandlers: new Map(),
   ipcHandlers: new Map(),
+  permissions: {},
   windows: [],
   sent: [],
   trays: [],
