@@ -39,6 +39,7 @@ import { downloadMarker } from './download-mark';
 import { bindIpcCalls, forwardEvents } from './ipc-transport';
 import { nativeNotices } from './native-notices';
 import { type NavigationTarget, PendingNavigation } from './pending-navigation';
+import { guardQuit } from './quit-guard';
 import { safeStorageTokenVault } from './safe-storage-vault';
 import { errorText, firstLoad, runSmoke, SMOKE_FAILED, SMOKE_FLAG, smokeTimeoutMs } from './smoke';
 import { startTrayShell, type TrayShell } from './tray-binding';
@@ -113,7 +114,6 @@ async function launch(): Promise<void> {
   let host: WorkerHost | null = null;
   let shell_: TrayShell | null = null;
   let updates: UpdatesBinding | null = null;
-  let quitting = false;
   // What the launch sets up, each kept here as it is made, released together at the end.
   const disposables = new DisposableStore();
   const pending = new PendingNavigation(() => {
@@ -281,15 +281,6 @@ async function launch(): Promise<void> {
   showWindow();
 
   app.on('activate', showWindow);
-  app.on('before-quit', (event) => {
-    if (quitting) return;
-    // Stop the engine cleanly (queued edits stay in the replica) before the process ends.
-    event.preventDefault();
-    quitting = true;
-    disposables.dispose();
-    void bridge
-      .close()
-      .catch((e: unknown) => log('closing the host failed', (e as Error).message))
-      .finally(() => app.quit());
-  });
+  // The engine stops cleanly before the process ends, for a few seconds at most (quit-guard.ts).
+  guardQuit(app, { release: () => disposables.dispose(), close: () => bridge.close(), log });
 }

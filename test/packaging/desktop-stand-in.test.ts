@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { APP_USER_MODEL_ID, settleIdentity } from '../../main/electron/app-identity';
 import { nativeNotices } from '../../main/electron/native-notices';
+import { guardQuit } from '../../main/electron/quit-guard';
 import type { StandInState } from './electron-stand-in';
 import { newStandInState } from './stand-in-state';
 
@@ -72,5 +73,27 @@ describe('the app identity, before the lock and the first notice', () => {
       appId: string;
     };
     expect(APP_USER_MODEL_ID).toBe(config.appId);
+  });
+});
+
+describe('a quit while the host hangs', () => {
+  it('is held back, then goes on after the wait, logged', async () => {
+    s.calls.length = 0;
+    const logged: string[] = [];
+    guardQuit(electron.app, {
+      release: () => s.calls.push('released'),
+      close: () => new Promise<void>(() => {}),
+      log: (m) => logged.push(m),
+      waitMs: 100,
+    });
+    try {
+      electron.app.quit();
+      expect(s.calls).toEqual(['quit', 'before-quit prevented', 'released']);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(s.calls).toEqual(['quit', 'before-quit prevented', 'released', 'quit']);
+      expect(logged).toEqual(['the engine did not stop within 0.1 s: quitting without it']);
+    } finally {
+      electron.app.removeAllListeners('before-quit');
+    }
   });
 });
