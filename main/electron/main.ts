@@ -35,6 +35,7 @@ import {
 } from './app-protocol';
 import { hostOpensAttachments } from './attachment-opener';
 import { DEEP_LINK_SCHEME, deepLinkFromArgv, parseDeepLink } from './deep-link';
+import { askTrayHost, desktopLimits, isGnome, onNativeWayland } from './desktop-limits';
 import { downloadMarker } from './download-mark';
 import { bindIpcCalls, forwardEvents } from './ipc-transport';
 import { nativeNotices } from './native-notices';
@@ -145,13 +146,34 @@ async function launch(): Promise<void> {
     if (link) openTask(link.taskId);
     else showWindow();
   });
-  // The tray keeps the app (and its timer) alive with every window closed.
-  app.on('window-all-closed', () => {});
+  // The tray keeps the app (and its timer) alive with every window closed; on a desktop with
+  // no tray, closing the last window quits (asking first while a timer runs).
+  app.on('window-all-closed', () => {
+    const tray = shell_;
+    if (!tray || smoke) return;
+    void tray.lastWindowClosed().then((next) => {
+      if (next === 'quit') app.quit();
+      else if (next === 'reopen') showWindow();
+    });
+  });
 
   await app.whenReady();
   const dataDir = dataDirOf();
   logFile = logFileIn(logsDir(dataDir));
   log(`started (Electron ${process.versions.electron ?? '?'}, ${process.platform})`);
+  // Asked while the host starts; only GNOME and Wayland sessions may lack a tray host.
+  const desktop = {
+    platform: process.platform,
+    env: process.env,
+    switchValue: (name: string) => app.commandLine.getSwitchValue(name),
+  };
+  const trayHost =
+    onNativeWayland(desktop) || isGnome(desktop)
+      ? askTrayHost(async (file, args) => {
+          const { stdout } = await execFileAsync(file, [...args], { timeout: 2_000 });
+          return stdout;
+        })
+      : Promise.resolve(null);
   protocol.handle(
     APP_SCHEME,
     createAppProtocolHandler(path.join(app.getAppPath(), 'renderer', 'dist')),
@@ -235,17 +257,24 @@ async function launch(): Promise<void> {
     return win;
   }
 
+  const limits = desktopLimits(desktop, await trayHost);
+  if (limits.wayland) log('running on Wayland: no global shortcuts (Electron 39)');
   shell_ = disposables.add(
-    startTrayShell(endpoint, dataDir, {
-      openApp: showWindow,
-      openTask,
-      openView,
-      checkForUpdates: () => updates?.perform({ kind: 'check-updates' }),
-      restartToUpdate: () => updates?.perform({ kind: 'restart-to-update' }),
-      quit: () => app.quit(),
-      log,
-      notify: notices.notify,
-    }),
+    startTrayShell(
+      endpoint,
+      dataDir,
+      {
+        openApp: showWindow,
+        openTask,
+        openView,
+        checkForUpdates: () => updates?.perform({ kind: 'check-updates' }),
+        restartToUpdate: () => updates?.perform({ kind: 'restart-to-update' }),
+        quit: () => app.quit(),
+        log,
+        notify: notices.notify,
+      },
+      limits,
+    ),
   );
   const tray = shell_;
   updates = disposables.add(

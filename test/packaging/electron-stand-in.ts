@@ -47,6 +47,10 @@ export interface StandInState {
   app: EventEmitter & { quit(): void };
   powerMonitor: EventEmitter;
   dialogAnswer: number;
+  /** The options of each `dialog.showMessageBox`, in order. */
+  dialogs: { message: string; detail?: string; buttons?: string[] }[];
+  /** Chromium switches on the command line (`app.commandLine`), by name. */
+  switches: Record<string, string>;
   /** What Menu.setApplicationMenu was given last. */
   appMenu?: { items: MenuTemplateItem[] } | null;
   ready: () => void;
@@ -114,6 +118,10 @@ class FakeApp extends EventEmitter {
   getAppPath() {
     return s.appPath;
   }
+  commandLine = {
+    getSwitchValue: (name: string) => s.switches[name] ?? '',
+    hasSwitch: (name: string) => name in s.switches,
+  };
   getVersion() {
     return '0.1.0';
   }
@@ -301,7 +309,10 @@ powerMonitor.getSystemIdleTime = () => 0;
 s.powerMonitor = powerMonitor;
 
 export const dialog = {
-  showMessageBox: async () => ({ response: s.dialogAnswer }),
+  showMessageBox: async (options: StandInState['dialogs'][number]) => {
+    s.dialogs.push(options);
+    return { response: s.dialogAnswer };
+  },
   showErrorBox: (title: string, content: string) => s.calls.push(`error box ${title}: ${content}`),
 };
 

@@ -20,5 +20,7 @@ export const newStandInState = (userData: string, appPath: string): StandInState
   app: undefined as never,
   powerMonitor: undefined as never,
   dialogAnswer: 0,
+  dialogs: [],
+  switches: {},
   ready: () => {},
 });
