@@ -42,7 +42,16 @@ import { nativeNotices } from './native-notices';
 import { type NavigationTarget, PendingNavigation } from './pending-navigation';
 import { guardQuit } from './quit-guard';
 import { safeStorageTokenVault } from './safe-storage-vault';
-import { errorText, firstLoad, runSmoke, SMOKE_FAILED, SMOKE_FLAG, smokeTimeoutMs } from './smoke';
+import {
+  errorText,
+  onPageFailure,
+  runSmoke,
+  SMOKE_FAILED,
+  SMOKE_FLAG,
+  type SmokeWindow,
+  smokeTimeoutMs,
+  watchWindow,
+} from './smoke';
 import { startTrayShell, type TrayShell } from './tray-binding';
 import { startUpdates, type UpdatesBinding } from './updates-binding';
 import { applyWindowSecurity, createMainWindow } from './window-security';
@@ -111,7 +120,8 @@ function endSmoke(code: number, line: string): void {
 
 async function launch(): Promise<void> {
   let window: BrowserWindow | null = null;
-  let windowLoaded: Promise<void> | null = null;
+  // Set by createWindow in a smoke run (a closure assigns it: no narrowing to null).
+  let smokeWindow = null as SmokeWindow | null;
   let host: WorkerHost | null = null;
   let shell_: TrayShell | null = null;
   let updates: UpdatesBinding | null = null;
@@ -252,7 +262,9 @@ async function launch(): Promise<void> {
       if (window === win) window = null;
       pending.pageGone();
     });
-    if (smoke) windowLoaded = firstLoad(win.webContents);
+    // A page that loads broken fails a smoke run; in a user's run it is logged.
+    if (smoke) smokeWindow = watchWindow(win.webContents);
+    else onPageFailure(win.webContents, (reason) => log(reason));
     void win.loadURL(APP_ENTRY_URL);
     return win;
   }
@@ -288,10 +300,11 @@ async function launch(): Promise<void> {
   );
   if (smoke) {
     window = createWindow();
+    if (!smokeWindow) throw new Error('no window was made');
     const outcome = await runSmoke(
       {
         endpoint,
-        windowLoaded: windowLoaded ?? Promise.reject(new Error('no window was made')),
+        window: smokeWindow,
         trayMenu: async () => {
           const menu = await tray.refreshMenu();
           return menu.signedIn && menu.items.length > 0;
