@@ -1,5 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { APP_HOST, APP_ORIGIN, APP_SCHEME } from './app-origin';
 import { cspHeaderValue } from './window-security';
 
 /**
@@ -7,10 +8,7 @@ import { cspHeaderValue } from './window-security';
  * standard, secure origin of its own (not `file://`, which would give the page every file on
  * disk as same-origin). Only files under the bundle's folder are served.
  */
-export const APP_SCHEME = 'app';
-export const APP_HOST = 'worktray';
-export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
-export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
+export { APP_ENTRY_URL, APP_HOST, APP_ORIGIN, APP_SCHEME } from './app-origin';
 
 /** Privileges for `protocol.registerSchemesAsPrivileged` (before the app is ready). */
 export const appSchemePrivileges = {

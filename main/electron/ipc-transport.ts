@@ -2,7 +2,7 @@ import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import type { BridgeResponse } from '../../shared/bridge/define';
 import { DisposableStore } from '../../shared/lifecycle';
 import type { BridgeEndpoint } from '../bridge/endpoint';
-import { APP_HOST, APP_SCHEME } from './app-protocol';
+import { isOurOrigin } from './app-origin';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from './ipc-channels';
 
 /**
@@ -17,15 +17,6 @@ export interface SenderFrame {
   parent: unknown;
   detached?: boolean;
 }
-
-export const isOurOrigin = (url: string): boolean => {
-  try {
-    const u = new URL(url);
-    return u.protocol === `${APP_SCHEME}:` && u.host === APP_HOST;
-  } catch {
-    return false;
-  }
-};
 
 /** Main frame (no parent), attached, on our origin. */
 export const isTrustedFrame = (frame: SenderFrame | null): boolean =>

@@ -13,6 +13,7 @@ import {
   BrowserWindow,
   dialog,
   ipcMain,
+  Notification,
   protocol,
   safeStorage,
   screen,
@@ -25,6 +26,7 @@ import { startWorkerHost, type WorkerHost } from '../host/worker-host';
 import { desktopSessionFile, replicasDir } from '../services/data-layout';
 import { type LogFile, logFileIn, logsDir } from '../services/log-file';
 import { fileTokenVault } from '../services/token-vault';
+import { settleIdentity } from './app-identity';
 import {
   APP_ENTRY_URL,
   APP_SCHEME,
@@ -33,12 +35,24 @@ import {
 } from './app-protocol';
 import { hostOpensAttachments } from './attachment-opener';
 import { DEEP_LINK_SCHEME, deepLinkFromArgv, parseDeepLink } from './deep-link';
+import { askTrayHost, desktopLimits, isGnome, onNativeWayland } from './desktop-limits';
 import { downloadMarker } from './download-mark';
 import { bindIpcCalls, forwardEvents } from './ipc-transport';
+import { nativeNotices } from './native-notices';
 import { type NavigationTarget, PendingNavigation } from './pending-navigation';
+import { guardQuit } from './quit-guard';
 import { safeStorageTokenVault } from './safe-storage-vault';
-import { errorText, firstLoad, runSmoke, SMOKE_FAILED, SMOKE_FLAG, smokeTimeoutMs } from './smoke';
-import { notify, startTrayShell, type TrayShell } from './tray-binding';
+import {
+  errorText,
+  onPageFailure,
+  runSmoke,
+  SMOKE_FAILED,
+  SMOKE_FLAG,
+  type SmokeWindow,
+  smokeTimeoutMs,
+  watchWindow,
+} from './smoke';
+import { startTrayShell, type TrayShell } from './tray-binding';
 import { startUpdates, type UpdatesBinding } from './updates-binding';
 import { applyWindowSecurity, createMainWindow } from './window-security';
 import { loadWindowState, placeWindow, saveWindowState, windowStateOf } from './window-state';
@@ -55,8 +69,16 @@ const log = (message: string, detail?: string) => {
   logFile?.write(message, detail);
   say(message, detail);
 };
+// Every native notice of the app (tray errors, new mentions, updates), kept until it is done.
+const notices = nativeNotices(Notification, {
+  onFailed: (error) => log('a notice could not be shown', error),
+});
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: appSchemePrivileges }]);
+// A run from sources gets its own profile (and lock); Windows gets the app's ID for its toasts.
+settleIdentity(app, { platform: process.platform, execPath: process.execPath });
+// `npm start` passes the data folder it chose, so browser mode and the app share one.
+const dataDirOf = () => process.env.WORKTRAY_DATA_DIR || app.getPath('userData');
 
 if (smoke) {
   // Beside a running app: no single-instance lock, no protocol registration, and Chromium's
@@ -66,7 +88,11 @@ if (smoke) {
   launch().catch((e: unknown) => endSmoke(1, `${SMOKE_FAILED} ${errorText(e)}`));
 } else if (!app.requestSingleInstanceLock()) {
   // A second launch (a clicked worktray:// link on Windows and Linux) hands its arguments to
-  // the running instance and quits.
+  // the running instance and quits; said, so a launch that seems to do nothing can be traced.
+  const message =
+    'another Worktray is running with this profile: this launch is handed to it and quits';
+  logFileIn(logsDir(dataDirOf())).write(message, app.getPath('userData'));
+  say(message, app.getPath('userData'));
   app.quit();
 } else {
   // Run from sources (`electron dist-electron/main.js`), the OS must be told the script too.
@@ -94,11 +120,11 @@ function endSmoke(code: number, line: string): void {
 
 async function launch(): Promise<void> {
   let window: BrowserWindow | null = null;
-  let windowLoaded: Promise<void> | null = null;
+  // Set by createWindow in a smoke run (a closure assigns it: no narrowing to null).
+  let smokeWindow = null as SmokeWindow | null;
   let host: WorkerHost | null = null;
   let shell_: TrayShell | null = null;
   let updates: UpdatesBinding | null = null;
-  let quitting = false;
   // What the launch sets up, each kept here as it is made, released together at the end.
   const disposables = new DisposableStore();
   const pending = new PendingNavigation(() => {
@@ -130,14 +156,34 @@ async function launch(): Promise<void> {
     if (link) openTask(link.taskId);
     else showWindow();
   });
-  // The tray keeps the app (and its timer) alive with every window closed.
-  app.on('window-all-closed', () => {});
+  // The tray keeps the app (and its timer) alive with every window closed; on a desktop with
+  // no tray, closing the last window quits (asking first while a timer runs).
+  app.on('window-all-closed', () => {
+    const tray = shell_;
+    if (!tray || smoke) return;
+    void tray.lastWindowClosed().then((next) => {
+      if (next === 'quit') app.quit();
+      else if (next === 'reopen') showWindow();
+    });
+  });
 
   await app.whenReady();
-  // `npm start` passes the data folder it chose, so browser mode and the app share one.
-  const dataDir = process.env.WORKTRAY_DATA_DIR || app.getPath('userData');
+  const dataDir = dataDirOf();
   logFile = logFileIn(logsDir(dataDir));
   log(`started (Electron ${process.versions.electron ?? '?'}, ${process.platform})`);
+  // Asked while the host starts; only GNOME and Wayland sessions may lack a tray host.
+  const desktop = {
+    platform: process.platform,
+    env: process.env,
+    switchValue: (name: string) => app.commandLine.getSwitchValue(name),
+  };
+  const trayHost =
+    onNativeWayland(desktop) || isGnome(desktop)
+      ? askTrayHost(async (file, args) => {
+          const { stdout } = await execFileAsync(file, [...args], { timeout: 2_000 });
+          return stdout;
+        })
+      : Promise.resolve(null);
   protocol.handle(
     APP_SCHEME,
     createAppProtocolHandler(path.join(app.getAppPath(), 'renderer', 'dist')),
@@ -216,27 +262,37 @@ async function launch(): Promise<void> {
       if (window === win) window = null;
       pending.pageGone();
     });
-    if (smoke) windowLoaded = firstLoad(win.webContents);
+    // A page that loads broken fails a smoke run; in a user's run it is logged.
+    if (smoke) smokeWindow = watchWindow(win.webContents);
+    else onPageFailure(win.webContents, (reason) => log(reason));
     void win.loadURL(APP_ENTRY_URL);
     return win;
   }
 
+  const limits = desktopLimits(desktop, await trayHost);
+  if (limits.wayland) log('running on Wayland: no global shortcuts (Electron 39)');
   shell_ = disposables.add(
-    startTrayShell(endpoint, dataDir, {
-      openApp: showWindow,
-      openTask,
-      openView,
-      checkForUpdates: () => updates?.perform({ kind: 'check-updates' }),
-      restartToUpdate: () => updates?.perform({ kind: 'restart-to-update' }),
-      quit: () => app.quit(),
-      log,
-    }),
+    startTrayShell(
+      endpoint,
+      dataDir,
+      {
+        openApp: showWindow,
+        openTask,
+        openView,
+        checkForUpdates: () => updates?.perform({ kind: 'check-updates' }),
+        restartToUpdate: () => updates?.perform({ kind: 'restart-to-update' }),
+        quit: () => app.quit(),
+        log,
+        notify: notices.notify,
+      },
+      limits,
+    ),
   );
   const tray = shell_;
   updates = disposables.add(
     startUpdates({
       endpoint,
-      notify,
+      notify: notices.notify,
       showItems: (items) => tray.setUpdateItems(items),
       openView,
       log,
@@ -244,10 +300,11 @@ async function launch(): Promise<void> {
   );
   if (smoke) {
     window = createWindow();
+    if (!smokeWindow) throw new Error('no window was made');
     const outcome = await runSmoke(
       {
         endpoint,
-        windowLoaded: windowLoaded ?? Promise.reject(new Error('no window was made')),
+        window: smokeWindow,
         trayMenu: async () => {
           const menu = await tray.refreshMenu();
           return menu.signedIn && menu.items.length > 0;
@@ -266,15 +323,6 @@ async function launch(): Promise<void> {
   showWindow();
 
   app.on('activate', showWindow);
-  app.on('before-quit', (event) => {
-    if (quitting) return;
-    // Stop the engine cleanly (queued edits stay in the replica) before the process ends.
-    event.preventDefault();
-    quitting = true;
-    disposables.dispose();
-    void bridge
-      .close()
-      .catch((e: unknown) => log('closing the host failed', (e as Error).message))
-      .finally(() => app.quit());
-  });
+  // The engine stops cleanly before the process ends, for a few seconds at most (quit-guard.ts).
+  guardQuit(app, { release: () => disposables.dispose(), close: () => bridge.close(), log });
 }

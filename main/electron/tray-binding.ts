@@ -1,12 +1,5 @@
-import {
-  dialog,
-  globalShortcut,
-  Menu,
-  Notification,
-  nativeImage,
-  powerMonitor,
-  Tray,
-} from 'electron';
+import path from 'node:path';
+import { dialog, globalShortcut, Menu, nativeImage, powerMonitor, Tray } from 'electron';
 import type { Settings } from '../../shared/bridge';
 import type { AppView } from '../../shared/bridge/events';
 import type { BridgeEndpoint } from '../bridge/endpoint';
@@ -14,9 +7,17 @@ import { startNotifier } from '../notify/notifier';
 import { AwayController } from '../tray/away-controller';
 import { awayChoices } from '../tray/away-edits';
 import { callBridge, followSettings } from '../tray/bridge-calls';
+import { lastWindowChoice, lastWindowQuestion, lastWindowStep } from '../tray/last-window';
 import { TrayController } from '../tray/tray-controller';
 import type { TrayItem } from '../tray/tray-menu';
 import { menuTemplate } from '../tray/tray-template';
+import {
+  type DesktopLimits,
+  NOTICES_FILE,
+  noTrayNotice,
+  noticesOnce,
+  shortcutNotice,
+} from './desktop-limits';
 import { trayIconPng } from './tray-icon';
 
 /**
@@ -32,6 +33,8 @@ export interface ShellHooks {
   restartToUpdate(): void;
   quit(): void;
   log(message: string): void;
+  /** A native notice (native-notices.ts); `onClick` runs when the user clicks it. */
+  notify(title: string, body: string, onClick?: () => void): boolean;
 }
 
 const IDLE_POLL_MS = 15_000;
@@ -44,13 +47,6 @@ const trayImage = () => {
   return image;
 };
 
-export const notify = (title: string, body: string, onClick?: () => void) => {
-  if (!Notification.isSupported()) return;
-  const n = new Notification({ title, body, silent: false });
-  if (onClick) n.on('click', onClick);
-  n.show();
-};
-
 export interface TrayShell {
   dispose(): void;
   /** The updater's items (update-items.ts) for the menu. */
@@ -59,15 +55,39 @@ export interface TrayShell {
   refreshMenu(): Promise<{ signedIn: boolean; items: readonly TrayItem[] }>;
   /** Windows has no powerMonitor `shutdown`; the window's `session-end` says it. */
   sessionEnding(): void;
+  /**
+   * The last window was closed: stay (in the tray), quit, or open the window again (the user
+   * chose to keep the app, asked because a timer runs and there is no tray).
+   */
+  lastWindowClosed(): Promise<'stay' | 'quit' | 'reopen'>;
 }
+
+/** Makes the tray icon; null where it cannot be made (the controller then draws nowhere). */
+const makeTray = (log: (message: string) => void): Tray | null => {
+  try {
+    return new Tray(trayImage());
+  } catch (e) {
+    log(`no tray icon: ${(e as Error).message}`);
+    return null;
+  }
+};
 
 export const startTrayShell = (
   endpoint: BridgeEndpoint,
   dataDir: string,
   hooks: ShellHooks,
+  /** What this desktop does not give the app (desktop-limits.ts). */
+  limits: DesktopLimits,
 ): TrayShell => {
-  const tray = new Tray(trayImage());
-  const showError = (message: string) => notify('Worktray', message);
+  const tray = makeTray(hooks.log);
+  const hasTray = tray !== null && limits.tray;
+  const once = noticesOnce(path.join(dataDir, NOTICES_FILE));
+  const notice = (n: { title: string; body: string }) => hooks.notify(n.title, n.body);
+  if (!hasTray) {
+    hooks.log('no tray icon on this desktop: closing the last window quits');
+    once.show(noTrayNotice(limits), notice);
+  }
+  const showError = (message: string) => void hooks.notify('Worktray', message);
   let away: AwayController | null = null;
   const controller = new TrayController({
     endpoint,
@@ -75,11 +95,11 @@ export const startTrayShell = (
     tray: {
       // Text beside the icon exists on macOS (and some Linux panels); Windows shows the tooltip.
       setTitle: (title) => {
-        if (process.platform !== 'win32') tray.setTitle(title);
+        if (process.platform !== 'win32') tray?.setTitle(title);
       },
-      setToolTip: (text) => tray.setToolTip(text),
+      setToolTip: (text) => tray?.setToolTip(text),
       setMenu: (items, onAction) =>
-        tray.setContextMenu(Menu.buildFromTemplate(menuTemplate(items, onAction))),
+        tray?.setContextMenu(Menu.buildFromTemplate(menuTemplate(items, onAction))),
     },
     onRead: () => void away?.atLaunch(),
   });
@@ -119,7 +139,7 @@ export const startTrayShell = (
 
   const stopNotifier = startNotifier({
     endpoint,
-    show: (notice, onClick) => notify(notice.title, notice.body, onClick),
+    show: (notice, onClick) => hooks.notify(notice.title, notice.body, onClick),
     openTask: hooks.openTask,
     openApp: hooks.openApp,
     onError: (m) => hooks.log(`notification: ${m}`),
@@ -133,6 +153,12 @@ export const startTrayShell = (
     shortcut = null;
     const next = settings.globalShortcut;
     if (!next) return;
+    if (!limits.shortcuts) {
+      // Not "taken by another application": Wayland gives no app a shortcut from anywhere.
+      hooks.log(`global shortcuts do not work on Wayland: ${next} is not registered`);
+      once.show(shortcutNotice(next, { ...limits, tray: hasTray }, process.platform), notice);
+      return;
+    }
     try {
       if (globalShortcut.register(next, () => void controller.toggleLast())) shortcut = next;
       else hooks.log(`the global shortcut ${next} is taken by another application`);
@@ -149,6 +175,25 @@ export const startTrayShell = (
     .catch((e: unknown) => hooks.log(`settings: ${(e as Error).message}`));
 
   return {
+    async lastWindowClosed() {
+      // Without a tray, whether a timer runs decides: read it now.
+      if (!hasTray) await controller.refresh();
+      const step = lastWindowStep(hasTray, controller.state);
+      if (step !== 'ask') return step;
+      const question = lastWindowQuestion(controller.state, Date.now());
+      const { response } = await dialog.showMessageBox({
+        type: 'question',
+        ...question,
+        defaultId: question.cancelId,
+        noLink: true,
+      });
+      const choice = lastWindowChoice(response);
+      if (choice !== 'stop-and-quit') return choice;
+      const active = controller.state.active;
+      // An edit like any: applied here at once and sent by the outbox (now, or at next launch).
+      if (active) await controller.perform({ kind: 'stop', trackId: active.trackId });
+      return 'quit';
+    },
     sessionEnding: onShutdown,
     setUpdateItems: (items) => controller.setUpdateItems(items),
     async refreshMenu() {
@@ -165,7 +210,7 @@ export const startTrayShell = (
       stopNotifier();
       controller.dispose();
       if (shortcut) globalShortcut.unregister(shortcut);
-      tray.destroy();
+      tray?.destroy();
     },
   };
 };

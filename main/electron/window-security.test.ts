@@ -167,14 +167,20 @@ describe('applyWindowSecurity', () => {
       opened,
       tasks,
       open: (url: string) => openHandler?.({ url }),
-      request: (permission: string) => {
+      request: (permission: string, url = 'app://worktray/index.html') => {
         let granted: boolean | null = null;
-        requestHandler?.({}, permission, (g: boolean) => {
-          granted = g;
-        });
+        requestHandler?.(
+          {},
+          permission,
+          (g: boolean) => {
+            granted = g;
+          },
+          { requestingUrl: url, isMainFrame: true },
+        );
         return granted;
       },
-      check: (permission: string) => checkHandler?.({}, permission, 'app://worktray', {}),
+      check: (permission: string, origin = 'app://worktray') =>
+        checkHandler?.({}, permission, origin, { requestingUrl: `${origin}/`, isMainFrame: true }),
     };
   };
 
@@ -197,11 +203,38 @@ describe('applyWindowSecurity', () => {
     expect(w.opened).toEqual([]);
   });
 
-  it('refuses every permission request and check', () => {
+  it('refuses every permission request and check but clipboard writes', () => {
     const w = wire();
-    for (const p of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal'])
+    const refused = [
+      'media',
+      'notifications',
+      'geolocation',
+      'clipboard-read',
+      'deprecated-sync-clipboard-read',
+      'openExternal',
+      'fileSystem',
+      'unknown',
+    ];
+    for (const p of refused) {
       expect(w.request(p), p).toBe(false);
-    for (const p of ['media', 'notifications', 'clipboard-sanitized-write'])
       expect(w.check(p), p).toBe(false);
+    }
+  });
+
+  it("grants clipboard writes (the Copy buttons) to the app's own origin only", () => {
+    const w = wire();
+    expect(w.request('clipboard-sanitized-write')).toBe(true);
+    expect(w.check('clipboard-sanitized-write')).toBe(true);
+    for (const origin of [
+      'https://example.com',
+      'app://worktray.example.com',
+      'app://other',
+      'file://',
+      'null',
+      '',
+    ]) {
+      expect(w.request('clipboard-sanitized-write', `${origin}/index.html`), origin).toBe(false);
+      expect(w.check('clipboard-sanitized-write', origin), origin).toBe(false);
+    }
   });
 });

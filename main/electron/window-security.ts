@@ -1,4 +1,5 @@
 import type { BrowserWindowConstructorOptions, Session, WebContents } from 'electron';
+import { isOurOrigin } from './app-origin';
 import { parseDeepLink } from './deep-link';
 import { MIN_HEIGHT, MIN_WIDTH } from './window-state';
 
@@ -102,6 +103,18 @@ export const decideNavigation = (url: string): NavigationDecision => {
   return { kind: 'deny' };
 };
 
+/**
+ * The permissions the page is given, to its own origin only: writing text to the clipboard
+ * (its Copy buttons, `navigator.clipboard.writeText`). Everything else (camera, notifications,
+ * reading the clipboard, …) is refused: the UI needs none, and native notifications come from
+ * the host, not the page.
+ */
+export const grantedPermissions: readonly string[] = ['clipboard-sanitized-write'];
+
+/** `url`: the requesting frame's URL or origin, as Electron's handlers are given it. */
+export const permissionAllowed = (permission: string, url: string | undefined): boolean =>
+  grantedPermissions.includes(permission) && url !== undefined && isOurOrigin(url);
+
 export interface NavigationHooks {
   openExternal(url: string): void;
   openTask(taskId: number): void;
@@ -128,8 +141,11 @@ export function applyWindowSecurity(
   contents.on('will-navigate', block);
   contents.on('will-redirect', block);
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  // Every permission (camera, notifications, clipboard, …) is refused: the UI needs none, and
-  // native notifications come from the host, not the page.
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+  // Both: Chromium checks a permission first and asks only when the check says no.
+  session.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(permissionAllowed(permission, details.requestingUrl)),
+  );
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+    permissionAllowed(permission, requestingOrigin),
+  );
 }

@@ -1,14 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildElectron } from '../../main/electron/build';
-import type { BridgeInput, BridgeMethod, BridgeOutput } from '../../shared/bridge';
-import type { BridgeErrorData } from '../../shared/bridge/define';
 import { replicaFolderOf } from '../../sync/db/replica-name';
-import type { FakeWindow, MenuTemplateItem, StandInState } from './electron-stand-in';
-import { newStandInState } from './stand-in-state';
+import type { FakeWindow, MenuTemplateItem } from './electron-stand-in';
+import { shellHarness, until } from './shell-harness';
 
 /**
  * The Electron main process as built (`buildElectron`), run in Node with a stand-in for the
@@ -16,83 +11,37 @@ import { newStandInState } from './stand-in-state';
  * real app:// handler, IPC binding, tray controller and deep links; only Electron's own
  * objects (app, BrowserWindow, Tray, …) are recordings.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const base = mkdtempSync(path.join(tmpdir(), 'electron-shell-'));
-const s: StandInState = newStandInState(path.join(base, 'user-data'), path.join(base, 'app'));
-(globalThis as { electronStandIn?: StandInState }).electronStandIn = s;
-
-const until = async <T>(
-  what: string,
-  probe: () => T | Promise<T>,
-  ms = 60_000,
-): Promise<NonNullable<T>> => {
-  const end = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < end) {
-    try {
-      const v = await probe();
-      if (v) return v as NonNullable<T>;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-};
-
-/** The window the app shows now: the latest made (a closed one is replaced by a new one). */
-const win = (): FakeWindow => {
-  const w = s.windows.at(-1);
-  if (!w) throw new Error('no window');
-  return w;
-};
-const ours = () => ({ sender: win().webContents, senderFrame: win().webContents.mainFrame });
-type Answer<T> = { ok: true; value: T } | { ok: false; error: BridgeErrorData };
-const invokeRaw = async (method: string, input: unknown, event: unknown = ours()) => {
-  const h = s.ipcHandlers.get('worktray:invoke');
-  if (!h) throw new Error('no invoke handler');
-  return (await h(event, method, input)) as Answer<unknown>;
-};
-const invoke = <M extends BridgeMethod>(method: M, input: BridgeInput<M>) =>
-  invokeRaw(method, input) as Promise<Answer<BridgeOutput<M>>>;
-const value = async <M extends BridgeMethod>(method: M, input: BridgeInput<M>) => {
-  const answer = await invoke(method, input);
-  if (!answer.ok) throw new Error(`${method}: ${answer.error.message}`);
-  return answer.value;
-};
-const errorCode = async (method: string, input: unknown, event: unknown = ours()) => {
+const shell = shellHarness('electron-shell');
+const { s, base, out, win, invokeRaw, invoke, value } = shell;
+const errorCode = async (method: string, input: unknown, event?: unknown) => {
   const answer = await invokeRaw(method, input, event);
   return answer.ok ? null : answer.error.code;
 };
 
-// Inside the repository, so the bundles' package imports resolve to its node_modules.
-const cache = path.join(root, 'node_modules', '.cache');
-mkdirSync(cache, { recursive: true });
-const out = mkdtempSync(path.join(cache, 'electron-shell-'));
+// An X11 desktop with a tray, whatever desktop runs the tests (electron-shell-desktop.test.ts
+// plays GNOME on Wayland).
+process.env.XDG_SESSION_TYPE = 'x11';
+process.env.XDG_CURRENT_DESKTOP = 'KDE';
+delete process.env.WAYLAND_DISPLAY;
 
 beforeAll(async () => {
-  mkdirSync(path.join(s.appPath, 'renderer', 'dist'), { recursive: true });
-  writeFileSync(path.join(s.appPath, 'renderer', 'dist', 'index.html'), '<title>Worktray</title>');
   writeFileSync(path.join(base, 'secret.txt'), 'TOP-SECRET');
-  await buildElectron({
-    outDir: out,
-    electronStandIn: path.join(root, 'test/packaging/electron-stand-in.ts'),
-  });
-  await import(pathToFileURL(path.join(out, 'main.js')).href);
+  await shell.start();
 }, 60_000);
 
-afterAll(() => {
-  rmSync(base, { recursive: true, force: true });
-  rmSync(out, { recursive: true, force: true });
-});
+afterAll(() => shell.stop());
 
 describe('the Electron main process', () => {
-  it('takes the single-instance lock and registers app:// before the app is ready', () => {
-    expect(s.calls.slice(0, 3)).toEqual([
+  it('takes the single-instance lock in a profile of its own and registers app:// before the app is ready', () => {
+    // Run from sources: not the installed app's profile (nor its lock), on any file system.
+    expect(s.calls.slice(0, 4)).toEqual([
       'registerSchemesAsPrivileged ready=false',
+      `setPath userData ${path.join(base, 'user-data')}-dev`,
       'requestSingleInstanceLock',
       'setAsDefaultProtocolClient worktray',
     ]);
+    // Linux: no Application User Model ID (Windows only).
+    expect(s.calls.filter((c) => c.startsWith('setAppUserModelId'))).toEqual([]);
     expect(s.privileged).toEqual([
       expect.objectContaining({
         scheme: 'app',
@@ -112,7 +61,8 @@ describe('the Electron main process', () => {
       sandbox: true,
       contextIsolation: true,
       nodeIntegration: false,
-      preload: path.join(out, 'preload.cjs'),
+      // Node loads main.js by its real path (node_modules may be a link to another folder).
+      preload: path.join(realpathSync(out), 'preload.cjs'),
     });
     expect(w.webContents.getURL()).toBe('app://worktray/index.html');
     expect(w.shown).toBe(true);
@@ -125,6 +75,29 @@ describe('the Electron main process', () => {
     );
     for (const event of ['will-navigate', 'will-redirect', 'will-attach-webview'])
       expect(w.webContents.listenerCount(event), event).toBe(1);
+  });
+
+  it("lets the window's page write to the clipboard (Copy buttons), and nothing else", () => {
+    const { request, check } = s.permissions;
+    const asked = (permission: string, url: string) => {
+      let granted: unknown = null;
+      request?.(win().webContents, permission, (g: boolean) => (granted = g), {
+        requestingUrl: url,
+        isMainFrame: true,
+      });
+      return granted;
+    };
+    const page = 'app://worktray/index.html';
+    expect(asked('clipboard-sanitized-write', page)).toBe(true);
+    expect(check?.(win().webContents, 'clipboard-sanitized-write', 'app://worktray', {})).toBe(
+      true,
+    );
+    expect(asked('clipboard-sanitized-write', 'https://example.com/')).toBe(false);
+    expect(check?.(null, 'clipboard-sanitized-write', 'https://example.com', {})).toBe(false);
+    for (const permission of ['clipboard-read', 'media', 'notifications']) {
+      expect(asked(permission, page), permission).toBe(false);
+      expect(check?.(win().webContents, permission, 'app://worktray', {}), permission).toBe(false);
+    }
   });
 
   it("bundles the bootstrap's page-decoding worker beside the host worker", () => {

@@ -5,11 +5,29 @@
  *
  * Process mode (ELECTRON_STAND_IN=process, the smoke test's stand-in binary runs the bundle
  * with Node): there is no test to drive it, so the app is ready at once, `app.exit` and an
- * unprevented `app.quit` end the process, and the app folder is the bundle's parent.
+ * unprevented `app.quit` end the process, and the app folder is the bundle's parent;
+ * ELECTRON_STAND_IN_PAGE picks how the window's page loads (`StandInPage`).
  */
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { createPreloadApi, type IpcRendererLike } from '../../main/electron/preload-api';
+import { bridgeEventNameList, bridgeMethodNameList } from '../../shared/bridge/names';
 import { newStandInState } from './stand-in-state';
+
+/**
+ * How the window's page loads. `ok`: the preload gives it the bridge and the app renders into
+ * #root. The rest load all the same (`did-finish-load`) but broken, as a real window can:
+ * the preload throws, the CSP blocks the bundle, React throws, the renderer dies.
+ */
+export const standInPages = [
+  'ok',
+  'preload-error',
+  'csp-blocks-bundle',
+  'react-throws',
+  'renderer-crash',
+] as const;
+export type StandInPage = (typeof standInPages)[number];
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -21,6 +39,14 @@ export interface MenuTemplateItem {
   submenu?: MenuTemplateItem[];
 }
 
+export interface StandInNotice {
+  title: string;
+  body: string;
+  click: () => void;
+  close: () => void;
+  fail: (error: string) => void;
+}
+
 export interface StandInState {
   userData: string;
   appPath: string;
@@ -28,20 +54,40 @@ export interface StandInState {
   privileged: unknown[];
   protocolHandlers: Map<string, (request: Request) => Promise<Response>>;
   ipcHandlers: Map<string, Handler>;
+  /** The session's permission handlers, as the window set them last. */
+  permissions: { request?: Handler; check?: Handler };
   windows: FakeWindow[];
   sent: unknown[][];
   trays: FakeTray[];
   shortcuts: Map<string, Handler>;
-  notifications: { title: string; body: string; click: () => void }[];
+  /** Each notice shown; the test plays the user (click, close) or Windows (fail). */
+  notifications: StandInNotice[];
   app: EventEmitter & { quit(): void };
   powerMonitor: EventEmitter;
   dialogAnswer: number;
+  /** The options of each `dialog.showMessageBox`, in order. */
+  dialogs: { message: string; detail?: string; buttons?: string[] }[];
+  /** Chromium switches on the command line (`app.commandLine`), by name. */
+  switches: Record<string, string>;
   /** What Menu.setApplicationMenu was given last. */
   appMenu?: { items: MenuTemplateItem[] } | null;
   ready: () => void;
   /** Process mode: exits end this process. */
   exitsProcess?: boolean;
+  /** `app.isPackaged` (false: run from sources, as the tests run it). */
+  packaged?: boolean;
+  /** Another instance holds the single-instance lock. */
+  lockTaken?: boolean;
+  /** How each window's page loads (default `ok`). */
+  page?: StandInPage;
 }
+
+const pageFromEnv = (): StandInPage => {
+  const page = process.env.ELECTRON_STAND_IN_PAGE ?? 'ok';
+  const known = standInPages.find((p) => p === page);
+  if (!known) throw new Error(`ELECTRON_STAND_IN_PAGE=${page}: not one of ${standInPages}`);
+  return known;
+};
 
 const processState = (): StandInState => ({
   ...newStandInState(
@@ -49,6 +95,7 @@ const processState = (): StandInState => ({
     path.resolve(path.dirname(process.argv[1] ?? '.'), '..'),
   ),
   exitsProcess: true,
+  page: pageFromEnv(),
 });
 
 const state =
@@ -65,9 +112,15 @@ s.ready = () => readyResolve();
 
 class FakeApp extends EventEmitter {
   isReadyFlag = false;
+  get isPackaged() {
+    return s.packaged ?? false;
+  }
+  setAppUserModelId(id: string) {
+    s.calls.push(`setAppUserModelId ${id}`);
+  }
   requestSingleInstanceLock() {
     s.calls.push('requestSingleInstanceLock');
-    return true;
+    return !s.lockTaken;
   }
   setAsDefaultProtocolClient(scheme: string) {
     s.calls.push(`setAsDefaultProtocolClient ${scheme}`);
@@ -93,6 +146,10 @@ class FakeApp extends EventEmitter {
   getAppPath() {
     return s.appPath;
   }
+  commandLine = {
+    getSwitchValue: (name: string) => s.switches[name] ?? '',
+    hasSwitch: (name: string) => name in s.switches,
+  };
   getVersion() {
     return '0.1.0';
   }
@@ -161,8 +218,14 @@ class FakeContents extends EventEmitter {
   url = '';
   destroyed = false;
   session = {
-    setPermissionRequestHandler: () => s.calls.push('setPermissionRequestHandler'),
-    setPermissionCheckHandler: () => s.calls.push('setPermissionCheckHandler'),
+    setPermissionRequestHandler: (h: Handler) => {
+      s.calls.push('setPermissionRequestHandler');
+      s.permissions.request = h;
+    },
+    setPermissionCheckHandler: (h: Handler) => {
+      s.calls.push('setPermissionCheckHandler');
+      s.permissions.check = h;
+    },
   };
   mainFrame = { url: '', parent: null };
   setWindowOpenHandler() {
@@ -177,6 +240,41 @@ class FakeContents extends EventEmitter {
   getURL() {
     return this.url;
   }
+  /** Our main frame's IPC, as the preload's `ipcRenderer` reaches the main process. */
+  private ipc(): IpcRendererLike {
+    return {
+      invoke: async (channel, ...args) => {
+        const handler = s.ipcHandlers.get(channel);
+        if (!handler) throw new Error(`No handler registered for '${channel}'`);
+        return handler({ sender: this, senderFrame: this.mainFrame }, ...args);
+      },
+      on: () => {},
+      removeListener: () => {},
+    };
+  }
+  /** The page's main world: the preload's API (unless it failed) and #root as the page left it. */
+  executeJavaScript(code: string): Promise<unknown> {
+    const page = s.page ?? 'ok';
+    const worktray =
+      page === 'preload-error'
+        ? undefined
+        : createPreloadApi(this.ipc(), bridgeMethodNameList, bridgeEventNameList);
+    const rendered = page === 'ok';
+    const root = {
+      childElementCount: rendered ? 1 : 0,
+      textContent: rendered ? 'Sign in to Worktray' : '',
+    };
+    return Promise.resolve(
+      runInNewContext(code, {
+        window: { worktray },
+        document: { getElementById: (id: string) => (id === 'root' ? root : null) },
+      }),
+    );
+  }
+  /** A console line of the page, as Electron 39 sends it (details on the event, and the old arguments). */
+  consoleError(message: string) {
+    this.emit('console-message', { level: 'error', message }, 3, message, 1, 'app://worktray/');
+  }
 }
 
 export class FakeWindow extends EventEmitter {
@@ -187,10 +285,27 @@ export class FakeWindow extends EventEmitter {
     s.windows.push(this);
   }
   async loadURL(url: string) {
-    this.webContents.url = url;
-    this.webContents.mainFrame.url = url;
+    const contents = this.webContents;
+    contents.url = url;
+    contents.mainFrame.url = url;
+    const page = s.page ?? 'ok';
+    const preload = (this.options.webPreferences as { preload?: string } | undefined)?.preload;
+    if (page === 'preload-error')
+      contents.emit('preload-error', {}, preload ?? '', new Error("Cannot find module './names'"));
     this.emit('ready-to-show');
-    this.webContents.emit('did-finish-load');
+    contents.emit('did-finish-load');
+    if (page === 'csp-blocks-bundle')
+      contents.consoleError(
+        "Refused to load the script 'app://worktray/assets/index-3f2a.js' because it violates " +
+          'the following Content Security Policy directive: "script-src \'self\'".',
+      );
+    if (page === 'react-throws')
+      contents.consoleError('Uncaught Error: Minified React error #130; visit https://react.dev');
+    if (page === 'renderer-crash')
+      setTimeout(
+        () => contents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 }),
+        50,
+      );
   }
   isDestroyed() {
     return false;
@@ -258,7 +373,12 @@ export class Notification extends EventEmitter {
     super();
   }
   show() {
-    s.notifications.push({ ...this.options, click: () => this.emit('click') });
+    s.notifications.push({
+      ...this.options,
+      click: () => this.emit('click', {}),
+      close: () => this.emit('close', {}),
+      fail: (error) => this.emit('failed', {}, error),
+    });
   }
 }
 
@@ -269,7 +389,10 @@ powerMonitor.getSystemIdleTime = () => 0;
 s.powerMonitor = powerMonitor;
 
 export const dialog = {
-  showMessageBox: async () => ({ response: s.dialogAnswer }),
+  showMessageBox: async (options: StandInState['dialogs'][number]) => {
+    s.dialogs.push(options);
+    return { response: s.dialogAnswer };
+  },
   showErrorBox: (title: string, content: string) => s.calls.push(`error box ${title}: ${content}`),
 };
 

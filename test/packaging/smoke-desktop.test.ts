@@ -8,6 +8,7 @@ import { buildElectron } from '../../main/electron/build';
 import type { Builders } from '../../main/start-desktop';
 import { electronSqlitePath } from '../../main/start-plan';
 import { smokeDesktop } from '../../main/start-smoke';
+import type { StandInPage } from './electron-stand-in';
 import { installStandInElectron } from './stand-in-binary';
 
 /**
@@ -52,6 +53,8 @@ const smoke = async (options: {
   electronDir?: string;
   packaged?: string;
   timeoutMs?: number;
+  /** How the stand-in's window page loads (electron-stand-in.ts, `StandInPage`). */
+  page?: StandInPage;
 }) => {
   const out: string[] = [];
   const err: string[] = [];
@@ -60,7 +63,7 @@ const smoke = async (options: {
     electronDir: options.electronDir ?? electronDir,
     builders,
     timeoutMs: options.timeoutMs ?? 90_000,
-    env: process.env,
+    env: options.page ? { ...process.env, ELECTRON_STAND_IN_PAGE: options.page } : process.env,
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.packaged ? { packaged: options.packaged } : {}),
     out: (l) => out.push(l),
@@ -123,6 +126,36 @@ describe.skipIf(process.platform === 'win32')('npm run smoke:desktop', () => {
       /^smoke:desktop failed: could not sign in to the embedded demo: .*demo-server/,
     );
   });
+
+  // A window that loads (did-finish-load) but is broken fails the run, saying how.
+  it.each([
+    [
+      'preload-error',
+      /^smoke:desktop failed: the window's preload failed \(preload\.cjs\): Cannot find module/,
+    ],
+    [
+      'renderer-crash',
+      /^smoke:desktop failed: the window's page stopped \(crashed, exit code 139\)$/,
+    ],
+    [
+      'csp-blocks-bundle',
+      /^smoke:desktop failed: timed out after 4 s waiting for the app's view in the window \(#root is empty; the page's last error: Refused to load the script .* Content Security Policy/,
+    ],
+    [
+      'react-throws',
+      /^smoke:desktop failed: timed out after 4 s waiting for the app's view in the window \(#root is empty; the page's last error: Uncaught Error: Minified React error/,
+    ],
+  ] as const)(
+    'a window whose page loads broken (%s): non-zero, saying how',
+    {
+      timeout: 60_000,
+    },
+    async (page, reason) => {
+      const r = await smoke({ page, timeoutMs: 4_000 });
+      expect([r.code, r.out]).toEqual([1, []]);
+      expect(r.reason).toMatch(reason);
+    },
+  );
 
   it('a packaged binary that is not there: non-zero, saying so', async () => {
     const r = await smoke({ packaged: path.join(base, 'no-such-app') });

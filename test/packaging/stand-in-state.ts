@@ -11,6 +11,7 @@ export const newStandInState = (userData: string, appPath: string): StandInState
   privileged: [],
   protocolHandlers: new Map(),
   ipcHandlers: new Map(),
+  permissions: {},
   windows: [],
   sent: [],
   trays: [],
@@ -19,5 +20,7 @@ export const newStandInState = (userData: string, appPath: string): StandInState
   app: undefined as never,
   powerMonitor: undefined as never,
   dialogAnswer: 0,
+  dialogs: [],
+  switches: {},
   ready: () => {},
 });
