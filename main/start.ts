@@ -15,18 +15,26 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { devProfile } from './electron/app-identity';
 import { hostSandboxProbe, type SandboxProbe } from './electron-sandbox';
 import { type Builders, defaultBuilders, startDesktop, watchElectron } from './start-desktop';
 import { electronEnv, electronPackageDir, ensureRendererBuilt } from './start-plan';
 import { startBrowserMode } from './web/browser-mode';
 
-/** The per-user data folder, as the OS names it. */
-const defaultDataDir = (): string => {
-  if (process.platform === 'win32')
-    return join(process.env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Worktray');
-  if (process.platform === 'darwin')
-    return join(homedir(), 'Library', 'Application Support', 'Worktray');
-  return join(process.env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'worktray');
+/**
+ * The per-user data folder of a run from sources, as the OS names it: beside the installed
+ * app's (its replicas, outbox and tokens), never in it, so that both can run at once.
+ */
+export const defaultDataDir = (
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+): string => {
+  if (platform === 'win32')
+    return devProfile(join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'Worktray'));
+  if (platform === 'darwin')
+    return devProfile(join(home, 'Library', 'Application Support', 'Worktray'));
+  return devProfile(join(env.XDG_DATA_HOME ?? join(home, '.local', 'share'), 'worktray'));
 };
 
 export interface StartOptions {
@@ -62,7 +70,9 @@ export const start = async (o: StartOptions): Promise<number> => {
     },
     strict: true,
   });
-  const dataDir = resolve(values.data ?? o.env.WORKTRAY_DATA_DIR ?? defaultDataDir());
+  const dataDir = resolve(
+    values.data ?? o.env.WORKTRAY_DATA_DIR ?? defaultDataDir(process.platform, o.env),
+  );
   const serverUrl = values.server ?? (o.env.WORKTRAY_SERVER || null);
   const port = Number(values.port ?? o.env.WORKTRAY_PORT ?? 0);
   if (!Number.isInteger(port) || port < 0 || port > 65535)

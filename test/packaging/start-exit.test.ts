@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SandboxProbe } from '../../main/electron-sandbox';
-import { start } from '../../main/start';
+import { defaultDataDir, start } from '../../main/start';
 import { type Builders, startDesktop } from '../../main/start-desktop';
 import { desktopArtifacts } from '../../main/start-plan';
 import { installStandInElectron } from './stand-in-binary';
@@ -152,5 +152,18 @@ describe.skipIf(process.platform === 'win32')('npm start before Electron: its sa
     expect(r.detail).toContain(`sudo chown root:root ${helper} && sudo chmod 4755 ${helper}`);
     await new Promise((done) => setTimeout(done, 200));
     expect(() => rmSync(record)).toThrow();
+  });
+});
+
+describe('the data folder of a run from sources', () => {
+  it('is beside the installed app’s on every platform, never in it', () => {
+    const home = '/home/u';
+    expect(defaultDataDir('darwin', {}, home)).toBe(
+      '/home/u/Library/Application Support/Worktray-dev',
+    );
+    expect(defaultDataDir('win32', { APPDATA: 'C:/Users/u/AppData/Roaming' }, home)).toBe(
+      path.join('C:/Users/u/AppData/Roaming', 'Worktray-dev'),
+    );
+    expect(defaultDataDir('linux', {}, home)).toBe('/home/u/.local/share/worktray-dev');
   });
 });
