@@ -168,6 +168,8 @@ export interface Entity {
   goneAt: number | null;
   /** Made again by the user after the second client deleted it. */
   recreatedAt: number | null;
+  /** Made by the second client: landed by then (the user's replica has it once it pulls). */
+  writerMadeAt: number | null;
   /** The second client's updates that may have carried older values (rule 3). */
   carries: { at: number; values: Partial<Record<Field, Value>> }[];
 }

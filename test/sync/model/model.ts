@@ -173,6 +173,7 @@ export class Model {
         const ent = this.add(e.key, e.kind, e.org, e.id, e.task, e.within, e.fields);
         // Made by the other user: a change of the entity (and of its task) by the writer.
         ent.writerChanges.push({ at: e.at, field: e.kind === 'task' ? 'title' : 'name' });
+        ent.writerMadeAt = e.at;
         return;
       }
       case 'writer-delete': {
@@ -250,6 +251,7 @@ export class Model {
       writerChanges: [],
       goneAt: null,
       recreatedAt: null,
+      writerMadeAt: null,
       carries: [],
     };
     for (const [f, v] of Object.entries(fields) as [Field, Value][])
