@@ -11,6 +11,7 @@ import { upsertProject } from '../write-groups';
 import { asObject, pick } from './json';
 import { knownSpace } from './space';
 import { taskRows } from './task';
+import { stopTimerUnder } from './timer';
 import type { EditContext, EntityModule } from './types';
 
 const create = (db: Sqlite, c: EditOf<'project.create'>, ctx: EditContext): EditResult =>
@@ -45,6 +46,7 @@ const update = (db: Sqlite, c: EditOf<'project.update'>, ctx: EditContext): Edit
 
 const remove = (db: Sqlite, c: EditOf<'project.delete'>, ctx: EditContext): EditResult => {
   const { id, path } = knownProject(db, c.projectId);
+  stopTimerUnder(db, { projectId: id }, ctx);
   return editExisting(
     db,
     {

@@ -10,6 +10,7 @@ import { currentId, localUser, notInReplica, spaceState } from '../state';
 import { upsertSpace } from '../write-groups';
 import { asObject } from './json';
 import { projectRows } from './project';
+import { stopTimerUnder } from './timer';
 import type { EditContext, EntityModule } from './types';
 
 /** A space the replica holds: its id now. */
@@ -51,6 +52,7 @@ const update = (db: Sqlite, c: EditOf<'space.update'>, ctx: EditContext): EditRe
 
 const remove = (db: Sqlite, c: EditOf<'space.delete'>, ctx: EditContext): EditResult => {
   const id = knownSpace(db, c.spaceId);
+  stopTimerUnder(db, { spaceId: id }, ctx);
   return editExisting(
     db,
     {

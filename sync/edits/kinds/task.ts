@@ -20,7 +20,7 @@ import {
 } from '../state';
 import { parentOf, refreshCounts, writeTaskState } from '../write-tasks';
 import { asObject, pick } from './json';
-import { stopTimerOnTask } from './timer';
+import { stopTimerUnder } from './timer';
 import type { EditContext, EntityModule } from './types';
 
 const createTask = (db: Sqlite, c: EditOf<'task.create'>, ctx: EditContext): EditResult => {
@@ -75,7 +75,7 @@ const updateTask = (db: Sqlite, c: EditOf<'task.update'>, ctx: EditContext): Edi
 const deleteTask = (db: Sqlite, c: EditOf<'task.delete'>, ctx: EditContext): EditResult => {
   const place = taskPlace(db, c.taskId);
   const { operationId, path } = taskOp(place, 'delete');
-  stopTimerOnTask(db, place.taskId, ctx);
+  stopTimerUnder(db, { taskId: place.taskId }, ctx);
   return editExisting(
     db,
     { kind: 'task.delete', entity: 'task', id: place.taskId, operationId, path, deep: true },

@@ -135,20 +135,32 @@ const moveTimer = (
   );
 };
 
+/** What a delete takes with it: a task (and its subtasks), a project's tasks, a space's. */
+export type TimerHolder = { taskId: number } | { projectId: number } | { spaceId: number };
+
+const holderWhere = (h: TimerHolder): [string, number] =>
+  'taskId' in h
+    ? ['(k.task_id = @id OR k.parent_task_id = @id)', h.taskId]
+    : 'projectId' in h
+      ? ['(k.project_id = @id OR p.project_id = @id)', h.projectId]
+      : ['(k.space_id = @id OR p.space_id = @id)', h.spaceId];
+
 /**
- * Deleting a task deletes its timers on the server: the user's running one there is stopped
- * first, as the next start would stop it. In the outbox the stop goes before the delete and the
- * next start after the stop; without it a start could reach the server while the timer still
- * ran there (refused: one running timer per user).
+ * Deleting a task, a project or a space deletes the timers of its tasks on the server: the
+ * user's running one there is stopped first, as the next start would stop it. In the outbox
+ * the stop goes before the delete and the next start after the stop; without it a start could
+ * reach the server while the timer still ran there (refused: one running timer per user).
  */
-export const stopTimerOnTask = (db: Sqlite, taskId: number, ctx: EditContext): void => {
+export const stopTimerUnder = (db: Sqlite, holder: TimerHolder, ctx: EditContext): void => {
   const active = timers.activeTimerId(db, ctx.userId);
   if (active === null) return;
+  const [where, id] = holderWhere(holder);
   const on = stmt(
     db,
     `SELECT 1 FROM timers t JOIN tasks k ON k.task_id = t.task_id
-     WHERE t.track_id = ? AND (k.task_id = ? OR k.parent_task_id = ?)`,
-  ).get(active, taskId, taskId);
+     LEFT JOIN tasks p ON p.task_id = k.parent_task_id
+     WHERE t.track_id = @active AND ${where}`,
+  ).get({ active, id });
   if (on !== undefined) moveTimer(db, { kind: 'timer.stop', trackId: active }, ctx);
 };
 

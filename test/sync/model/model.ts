@@ -141,9 +141,10 @@ export class Model {
           return;
         }
         const ent = this.must(e.key);
-        // The engine stops the user's active timer on a task it deletes (or on its subtasks).
+        // The engine stops the user's active timer on a task it deletes (or on its subtasks, or
+        // a project's or space's tasks).
         const active =
-          e.type === 'delete' && ent.kind === 'task' ? this.activeTimer(ent.org) : undefined;
+          e.type === 'delete' && ent.kind !== 'checklist' ? this.activeTimer(ent.org) : undefined;
         if (active && this.under(active.task, e.key))
           moveTimer(active, 'stop', e.at + this.serverOffsetMs);
         ent.deletedAt = at;
