@@ -292,11 +292,23 @@ const heldBy = (run: CaseRun, key: string, deletedAt: number) =>
   );
 
 /** Its fields as read from the replica, each one the model allows the copy to hold. */
-const copiedFields = async (run: CaseRun, key: string, kind: EngineKind, newId: number) => {
+const copiedFields = async (
+  run: CaseRun,
+  key: string,
+  kind: EngineKind,
+  newId: number,
+  refused: boolean,
+) => {
   const { model } = run;
   const got = await replicaFields(run, kind, newId);
-  if (!got) throw new UndoMismatch(`${key} made again as ${kind}:${newId}: not in the replica`);
   const e = model.entities.get(key);
+  // Made again in what the second client deleted: the server refuses it and its rollback may
+  // have taken it from the replica already; it never lands, its fields are the model's.
+  if (!got && refused && e)
+    return Object.fromEntries(
+      [...e.fields.keys()].map((f) => [f, model.fieldExpectation(key, f).accept[0] ?? null]),
+    );
+  if (!got) throw new UndoMismatch(`${key} made again as ${kind}:${newId}: not in the replica`);
   if (!e) return got;
   const fields: Record<string, Value> = {};
   for (const [f, h] of e.fields) {
@@ -374,7 +386,7 @@ const remake = async (run: CaseRun, key: string, ids: Ids, at: number, deletedAt
   }
   const e = model.entities.get(key);
   if (!e) return;
-  const fields = await copiedFields(run, key, ek, to);
+  const fields = await copiedFields(run, key, ek, to, within !== null && !model.isAlive(within));
   const held = heldBy(run, key, deletedAt);
   model.apply({
     type: 'create',
