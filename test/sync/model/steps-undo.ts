@@ -466,13 +466,17 @@ const remade = (
         ? make.within
         : null;
   const holder = holderKey === null ? null : run.steps.resolve(holderKey);
-  if (holder !== null && !model.isAlive(holder)) return;
+  // Its holder deleted: by the user, it is not made again; by the second client and maybe
+  // not pulled yet, it may be, on the task the replica still holds (the server refuses it).
+  const holderGone = holder !== null && !model.isAlive(holder);
+  if (holderGone && !model.userSees(holder)) return;
   // The engine's step names what it made by the id it made it under (its create's, or its
   // last redo's), not the id a recreate gave it since: the new id is noted from that one.
   const ek = engineKindOf(run, e.key);
   const id = idOf(run, e.key);
   if (ek === null || id === null) return;
   const to = ids.movedTo(ek, id);
+  if (to === undefined && holderGone) return;
   if (to === undefined) throw new UndoMismatch(`redo of ${key}: not made again`);
   const nk = `${key}r${++run.n}`;
   const again = { ...make, key: nk, id: to, at } as MakeEvent;
