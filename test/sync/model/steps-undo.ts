@@ -49,7 +49,10 @@ const once = async (run: CaseRun, which: 'undo' | 'redo'): Promise<void> => {
   if (key !== null) await margin(run, key, 'user');
   // What the replica holds of a set's fields just before its undo: the engine's rule.
   const before =
-    peek?.entry.t === 'set' && which === 'undo' && key !== null && run.model.isAlive(key)
+    peek?.entry.t === 'set' &&
+    which === 'undo' &&
+    key !== null &&
+    (run.model.isAlive(key) || run.model.userSees(key))
       ? await fieldsNow(run, key)
       : null;
   const answer = await run.child().request({ cmd: which });
@@ -121,9 +124,14 @@ const undone = async (
   const e = step.entry;
   switch (e.t) {
     case 'set': {
-      if (!model.isAlive(key)) return;
+      // Deleted by the second client: until a pull takes it away the undo still sets it back
+      // here, and a recreate carries what it set.
+      const gone = !model.isAlive(key);
+      if (gone && !model.userSees(key)) return;
+      if (gone && !before) return;
       if (!before) throw new UndoMismatch(`undo: ${key} is alive in the model, not in the replica`);
       const after = await fieldsNow(run, key);
+      if (!after && gone) return;
       if (!after) throw new UndoMismatch(`undo: ${key} left the replica`);
       // Custom fields go item by item, as the engine compares and sets them back.
       const ent = model.entities.get(key);
@@ -426,8 +434,10 @@ const redone = async (run: CaseRun, step: UserStep, key: string, ids: Ids, at: n
   const e = step.entry;
   switch (e.t) {
     case 'set':
-      // Its entity gone: skipped.
-      if (model.isAlive(key)) setAll(run, key, e.values, at);
+      // Its entity gone from the replica: skipped (one the second client deleted is there
+      // until a pull takes it away).
+      if (model.isAlive(key) || (model.userSees(key) && (await fieldsNow(run, key))))
+        setAll(run, key, e.values, at);
       return;
     case 'delete':
       deleteNow(run, key, at);
