@@ -135,6 +135,10 @@ export const setClockOffset = (ms: ModelServer, offsetMs: number): void => {
  * busy with then).
  */
 export const setClockOffsetAt = (ms: ModelServer, offsetMs: number, atReal: number): void => {
+  // A move still pending (nothing read the server's clock since its instant) is made first:
+  // replaced, it would leave the server on the clock before it while the child's had moved.
+  const pending = ms.clockAt;
+  if (pending && Date.now() >= pending.atReal) ms.server.deps.clock.setOffset(pending.offsetMs);
   ms.clockAt = { offsetMs, atReal };
 };
 
