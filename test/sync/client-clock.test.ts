@@ -189,70 +189,70 @@ describe('a timer across a jump of this machine’s clock', () => {
   });
 });
 
+/**
+ * A timer started and run 1.2 s by one engine of a replica, `between` done once it is closed
+ * (the clock moved), then stopped by the next engine: the seconds the server keeps. Each
+ * engine on a client of its own (the app makes one per org): nothing of the first engine's
+ * watch of the clock is in memory for the second.
+ */
+const acrossTwoEngines = async (
+  beforeClose: (clock: { offsetMs: number }) => void,
+  between: (clock: { offsetMs: number }) => void,
+): Promise<number> => {
+  const { server, client, clock } = await setUp(0);
+  const dataDir = tempDir('client-clock-reopen-');
+  const open = () =>
+    openEngine({
+      dataDir,
+      client: createApiClient({ baseUrl: server.url, orgId: 1, session: client.session }),
+      userId: client.session.user?.userId ?? 0,
+      backoff: { baseMs: 20, capMs: 100 },
+      pullIntervalMs: 3_600_000,
+    });
+  const first = open();
+  first.start();
+  await first.syncNow();
+  const timer = first.edit({ kind: 'timer.start', taskId: firstTaskId(first) });
+  expect(await drains(first, 3_000)).toBe(true);
+  await sleep(1_200);
+  beforeClose(clock);
+  await first.close();
+  between(clock);
+  const second = open();
+  second.start();
+  second.edit({ kind: 'timer.stop', trackId: timer.id });
+  expect(await drains(second, 3_000)).toBe(true);
+  const t = serverTimer(server, trackIdOf(second, timer.id));
+  await second.close();
+  return Math.floor((t?.ms ?? 0) / 1000);
+};
+
 describe('a jump while no engine of the replica is open', () => {
   it('is seen by the next engine in the same process: a step back takes nothing off a timer', async () => {
-    const { server, client, clock } = await setUp(0);
-    const dataDir = tempDir('client-clock-reopen-');
-    // Each engine on a client of its own (the app makes one per org): nothing of the first
-    // engine's watch of the clock is in memory for the second.
-    const open = () =>
-      openEngine({
-        dataDir,
-        client: createApiClient({ baseUrl: server.url, orgId: 1, session: client.session }),
-        userId: client.session.user?.userId ?? 0,
-        backoff: { baseMs: 20, capMs: 100 },
-        pullIntervalMs: 3_600_000,
-      });
-    const first = open();
-    first.start();
-    await first.syncNow();
-    const timer = first.edit({ kind: 'timer.start', taskId: firstTaskId(first) });
-    expect(await drains(first, 3_000)).toBe(true);
-    await sleep(1_200);
-    await first.close();
-    // Another org open meanwhile, say: this replica's engine is not there to see the step.
-    clock.offsetMs -= 5 * 60_000;
-    const second = open();
-    second.start();
-    second.edit({ kind: 'timer.stop', trackId: timer.id });
-    expect(await drains(second, 3_000)).toBe(true);
-    const t = serverTimer(server, trackIdOf(second, timer.id));
-    await second.close();
-    expect(Math.floor((t?.ms ?? 0) / 1000)).toBe(1);
+    const seconds = await acrossTwoEngines(
+      () => {},
+      // Another org open meanwhile, say: this replica's engine is not there to see the step.
+      (clock) => {
+        clock.offsetMs -= 5 * 60_000;
+      },
+    );
+    expect(seconds).toBe(1);
   });
 });
 
 describe('a jump just before an engine closes', () => {
   it('is told apart by its next run in another process: a step forward adds nothing', async () => {
-    const { server, client, clock } = await setUp(0);
-    const dataDir = tempDir('client-clock-close-');
-    const open = () =>
-      openEngine({
-        dataDir,
-        client: createApiClient({ baseUrl: server.url, orgId: 1, session: client.session }),
-        userId: client.session.user?.userId ?? 0,
-        backoff: { baseMs: 20, capMs: 100 },
-        pullIntervalMs: 3_600_000,
-      });
-    const first = open();
-    first.start();
-    await first.syncNow();
-    const timer = first.edit({ kind: 'timer.start', taskId: firstTaskId(first) });
-    expect(await drains(first, 3_000)).toBe(true);
-    await sleep(1_200);
-    // An NTP step, then the org switched away before the engine read its clock again.
-    clock.offsetMs += 2 * 60_000;
-    await first.close();
     // The process killed: the next engine's monotonic clock is another process's.
-    const origin = vi.spyOn(performance, 'timeOrigin', 'get').mockReturnValue(1);
+    const origin = vi.spyOn(performance, 'timeOrigin', 'get');
     try {
-      const second = open();
-      second.start();
-      second.edit({ kind: 'timer.stop', trackId: timer.id });
-      expect(await drains(second, 3_000)).toBe(true);
-      const t = serverTimer(server, trackIdOf(second, timer.id));
-      await second.close();
-      expect(Math.floor((t?.ms ?? 0) / 1000)).toBe(1);
+      const seconds = await acrossTwoEngines(
+        // An NTP step, then the org switched away before the engine read its clock again.
+        (clock) => {
+          clock.offsetMs += 2 * 60_000;
+        },
+        () => origin.mockReturnValue(1),
+      );
+      expect(seconds).toBe(1);
     } finally {
       origin.mockRestore();
     }
