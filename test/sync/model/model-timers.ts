@@ -36,6 +36,8 @@ export interface Timer {
   goneAt: number | null;
   fields: Record<TimerField, FieldHistory>;
   userEdits: number[];
+  /** What the entry was before each correction still in force, the last one last. */
+  corrections: Array<Pick<Timer, 'block' | 'accumulatedMs'>>;
 }
 
 export interface TimerExpectation {
@@ -80,6 +82,7 @@ export const newTimer = (
     billing: { initial: t.billing ?? 'BILLABLE', sets: [], writes: [] },
   },
   userEdits: [],
+  corrections: [],
 });
 
 export const moveTimer = (t: Timer, move: TimerMove, at: number): void => {
@@ -105,11 +108,33 @@ export const moveTimer = (t: Timer, move: TimerMove, at: number): void => {
 export const correctTimer = (t: Timer, block: Partial<TimerBlock>): void => {
   if (t.state !== 'STOPPED') throw new Error(`correction of a ${t.state} timer`);
   const durationSeconds = block.durationSeconds ?? Math.floor(t.accumulatedMs / 1000);
+  t.corrections.push({ block: t.block, accumulatedMs: t.accumulatedMs });
   t.block = {
     startTime: block.startTime === undefined ? (t.block?.startTime ?? null) : block.startTime,
     durationSeconds,
   };
   t.accumulatedMs = durationSeconds * 1000;
+};
+
+/**
+ * A correction undone: the entry is what it was before it. The engine drops a correction not
+ * yet sent, so the server keeps the record it had (a plain one ends when its stop arrived); one
+ * sent is set back with the old values, a block the check accepts for a plain record too. The
+ * values set back must be the old ones: anything else is the engine's mistake, not a reading.
+ */
+export const uncorrectTimer = (t: Timer, block: Partial<TimerBlock>): void => {
+  const was = t.corrections.pop();
+  if (!was) throw new Error(`undo of a correction of ${t.key} that the model never saw`);
+  const seconds = Math.floor(was.accumulatedMs / 1000);
+  if (block.durationSeconds !== undefined && block.durationSeconds !== seconds)
+    throw new Error(
+      `${t.key}: an undone correction set ${block.durationSeconds} s, was ${seconds} s`,
+    );
+  const start = was.block?.startTime;
+  if (block.startTime !== undefined && start != null && block.startTime !== start)
+    throw new Error(`${t.key}: an undone correction set start ${block.startTime}, was ${start}`);
+  t.block = was.block;
+  t.accumulatedMs = was.accumulatedMs;
 };
 
 export const timerDurationSeconds = (t: Timer): number => Math.floor(t.accumulatedMs / 1000);

@@ -103,8 +103,11 @@ export type ModelEvent =
   | { type: 'undelete'; key: string; at: number }
   /** Time added whole (a range, manual time): a stopped block. */
   | ({ type: 'timer-add'; block: TimerBlock; notes: string | null; billing: string } & MadeOnTask)
-  /** A stopped entry's start or duration (or both) corrected. */
-  | { type: 'timer-fix'; key: string; block: Partial<TimerBlock>; at: number }
+  /**
+   * A stopped entry's start or duration (or both) corrected; `undo`: a correction undone, the
+   * entry again as it was before it.
+   */
+  | { type: 'timer-fix'; key: string; block: Partial<TimerBlock>; at: number; undo?: boolean }
   /** A pull that began after `from` succeeded before `at` (this machine's clock). */
   | { type: 'pulled'; from: number; at: number }
   /** Nothing of the user's was unsent at `at`: every earlier edit had reached the server. */

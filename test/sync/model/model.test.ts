@@ -495,4 +495,30 @@ describe('model: places, subtasks, time added by hand, undone deletes', () => {
     m.apply({ type: 'delete', key: 'r', at: 70 });
     expect(m.expectations().timers[0]?.alive).toBe(false);
   });
+  it('a correction undone leaves the entry as it was, not a block of the values set back', () => {
+    const m = seeded();
+    m.apply({ type: 'timer-start', key: 'm', org: 0, id: -1, task: 't', at: 1_000 });
+    m.apply({ type: 'timer-move', key: 'm', move: 'stop', at: 1_009 });
+    m.apply({ type: 'timer-fix', key: 'm', block: { startTime: 5_000 }, at: 1_020 });
+    expect(m.expectations().timers[0]).toMatchObject({ block: true, startTime: 5_000 });
+    // Sent or dropped unsent, the record is the plain one it was: ended by its stop.
+    m.apply({ type: 'timer-fix', key: 'm', block: { startTime: 1_000 }, at: 1_030, undo: true });
+    expect(m.expectations().timers[0]).toMatchObject({
+      block: false,
+      startTime: 1_000,
+      endTime: 1_009,
+      durationSeconds: 0,
+    });
+    // An undo that sets back other values than the old ones is the engine's mistake.
+    m.apply({ type: 'timer-fix', key: 'm', block: { durationSeconds: 40 }, at: 1_040 });
+    expect(() =>
+      m.apply({
+        type: 'timer-fix',
+        key: 'm',
+        block: { durationSeconds: 7 },
+        at: 1_050,
+        undo: true,
+      }),
+    ).toThrow(/set 7 s, was 0 s/);
+  });
 });

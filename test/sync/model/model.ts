@@ -11,7 +11,14 @@ import {
   last,
   type Value,
 } from './field-rules';
-import { correctTimer, moveTimer, newTimer, type Timer, timerExpectation } from './model-timers';
+import {
+  correctTimer,
+  moveTimer,
+  newTimer,
+  type Timer,
+  timerExpectation,
+  uncorrectTimer,
+} from './model-timers';
 import type {
   Entity,
   EntityExpectation,
@@ -219,7 +226,8 @@ export class Model {
         return;
       case 'timer-fix': {
         const t = this.timer(e.key);
-        correctTimer(t, e.block);
+        if (e.undo) uncorrectTimer(t, e.block);
+        else correctTimer(t, e.block);
         t.userEdits.push(e.at);
         return;
       }

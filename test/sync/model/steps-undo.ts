@@ -164,7 +164,7 @@ const undone = async (
             );
         }
       }
-      setAll(run, key, back, at);
+      setAll(run, key, back, at, true);
       return;
     }
     case 'create':
@@ -185,8 +185,14 @@ const undone = async (
   }
 };
 
-/** The values set on the entity (each by its kind of set) at `at`. */
-const setAll = (run: CaseRun, key: string, values: Record<string, Value>, at: number) => {
+/** The values set on the entity (each by its kind of set) at `at`; `undo`: set back. */
+const setAll = (
+  run: CaseRun,
+  key: string,
+  values: Record<string, Value>,
+  at: number,
+  undo = false,
+) => {
   const { model } = run;
   if (Object.keys(values).length === 0) return;
   if (model.timers.has(key)) {
@@ -200,6 +206,7 @@ const setAll = (run: CaseRun, key: string, values: Record<string, Value>, at: nu
           ...(typeof durationSeconds === 'number' ? { durationSeconds } : {}),
         },
         at,
+        undo,
       });
     for (const [f, v] of Object.entries(rest))
       model.apply({ type: 'timer-set', key, field: f as 'notes' | 'billing', value: v, at });
