@@ -167,5 +167,42 @@ describe('ServerClock', () => {
       });
       expect(steps.map((s) => s.jumps.map((j) => j.ms))).toEqual([[-2_000]]);
     });
+
+    it('back, the offset moved by more: a step back with a sleep hidden in it', () => {
+      const { c, at, steps } = jumping();
+      at.mono = 100;
+      // Set 300 s back, then slept a minute, with no reading between (no engine of this
+      // replica open): 240 s back in all, taken as a step at once.
+      c.noteLocal(1_104 - 300_000 + 60_000);
+      expect(steps.map((s) => s.jumps.map((j) => j.ms))).toEqual([[-240_000]]);
+      expect(c.unsureJumps()).toEqual([1_004 - 240_000]);
+      // The server's clock went on by the minute: 60 s more of the step, the minute a sleep.
+      c.observe({
+        sentAt: 1_200 - 240_000,
+        receivedAt: 1_202 - 240_000,
+        serverTime: 601_201 + 60_000,
+        precisionMs: 1,
+      });
+      expect(steps[1]).toEqual({
+        jumps: [{ before: 1_004 - 240_000, ms: -60_000, windowFrom: 1_004 + 600_000 }],
+      });
+      // A time kept from before the jump converts to the server's time it was.
+      expect(c.toServer(1_004 - 300_000)).toBeCloseTo(601_004, -1);
+      expect(c.unsureJumps()).toEqual([]);
+    });
+
+    it('back, the offset moved by as much: a plain step, nothing more told', () => {
+      const { c, at, steps } = jumping();
+      at.mono = 100;
+      c.noteLocal(1_104 - 300_000);
+      c.observe({
+        sentAt: 1_200 - 300_000,
+        receivedAt: 1_202 - 300_000,
+        serverTime: 601_201,
+        precisionMs: 1,
+      });
+      expect(steps.slice(1).flatMap((s) => s.jumps.filter((j) => j.ms !== 0))).toEqual([]);
+      expect(c.unsureJumps()).toEqual([]);
+    });
   });
 });

@@ -15,7 +15,9 @@
  * (`noteLocal`): a jump of a second or more is a step or a sleep.
  * - Back: only a step does that (an NTP correction, the user setting the clock). The offset
  *   moves by the step at once, and the step is told (`onStep`): times kept of the old reading
- *   move with it, so that each still converts to the server's clock as it did.
+ *   move with it, so that each still converts to the server's clock as it did. A sleep may
+ *   hide behind it (set back, then slept, with no reading between): the server's next
+ *   precise answer shows the offset moved further, and the rest of the step is told then.
  * - Forward: a sleep (the world's time, the server's with it, went on while this process was
  *   frozen: nothing to correct) or a step: the server's next precise answer tells. Until then
  *   it is taken for a sleep; when the answer shows the offset moved by the jump, the step is
@@ -107,12 +109,13 @@ export class ServerClock {
     if (!last) return;
     const jump = Math.round(local - last.local - (mono - last.mono));
     if (Math.abs(jump) < JUMP_MS) return;
-    if (jump < 0) {
-      this.step({ jumps: [{ before: last.local, ms: jump, windowFrom: null }] });
-      return;
-    }
+    // Back: a step, taken at once; it may hide a sleep after it (no reading between), which
+    // the next answer tells as the offset moving further than the step: kept as a jump of
+    // 0 ms (nothing taken for a sleep yet), so that `decide` can take the rest of the step.
+    const back = jump < 0;
+    if (back) this.step({ jumps: [{ before: last.local, ms: jump, windowFrom: null }] });
     const e = this.current;
-    const j = { before: last.local, ms: jump };
+    const j = back ? { before: last.local + jump, ms: 0 } : { before: last.local, ms: jump };
     if (this.unsure) this.unsure.jumps.push(j);
     else if (e) this.unsure = { jumps: [j], offsetMs: e.offsetMs, errorMs: e.errorMs };
   }
@@ -173,7 +176,8 @@ export class ServerClock {
   }
 
   /**
-   * Forward jumps told apart by a sample sent after them, precise enough. The offset moved
+   * Jumps told apart by a sample sent after them, precise enough (a step back kept as a 0 ms
+   * jump: only a further step back, a sleep hidden behind it, can come of it). The offset moved
    * back by as much as some of them add up to: those are steps, the others sleeps (none moved
    * it: all slept). Moved by another amount, a jump was part sleep and part step (two, with no
    * reading between; the step may be back): the step is the move, taken from the latest jumps.
@@ -182,7 +186,7 @@ export class ServerClock {
     const u = this.unsure;
     const last = u?.jumps[u.jumps.length - 1];
     if (!u || !last || sentAt <= last.before) return;
-    if (hi - lo > Math.min(...u.jumps.map((j) => j.ms)) / 2) return;
+    if (hi - lo > Math.min(...u.jumps.map((j) => Math.max(j.ms, JUMP_MS))) / 2) return;
     this.unsure = null;
     const total = u.jumps.reduce((n, j) => n + j.ms, 0);
     // Negative: the clock went back by that much meanwhile (a step back hidden in a sleep).

@@ -197,7 +197,7 @@ describe('a timer across a jump of this machine’s clock', () => {
  */
 const acrossTwoEngines = async (
   beforeClose: (clock: { offsetMs: number }) => void,
-  between: (clock: { offsetMs: number }) => void,
+  between: (clock: { offsetMs: number }, server: RunningServer) => void | Promise<void>,
 ): Promise<number> => {
   const { server, client, clock } = await setUp(0);
   const dataDir = tempDir('client-clock-reopen-');
@@ -217,7 +217,7 @@ const acrossTwoEngines = async (
   await sleep(1_200);
   beforeClose(clock);
   await first.close();
-  between(clock);
+  await between(clock, server);
   const second = open();
   second.start();
   second.edit({ kind: 'timer.stop', trackId: timer.id });
@@ -238,6 +238,20 @@ describe('a jump while no engine of the replica is open', () => {
     );
     expect(seconds).toBe(1);
   });
+
+  it('a step back and then a sleep, seen as one: the sleep still counts in a timer', async () => {
+    const seconds = await acrossTwoEngines(
+      () => {},
+      // Set back five minutes, then asleep for one (the server's clock went on), all while
+      // another org was open: the next engine sees four minutes back in one jump.
+      async (clock, server) => {
+        clock.offsetMs -= 5 * 60_000;
+        await admin(server, 'clock', { offsetMs: 60_000 });
+        clock.offsetMs += 60_000;
+      },
+    );
+    expect(seconds).toBe(61);
+  });
 });
 
 describe('a jump just before an engine closes', () => {
@@ -250,7 +264,9 @@ describe('a jump just before an engine closes', () => {
         (clock) => {
           clock.offsetMs += 2 * 60_000;
         },
-        () => origin.mockReturnValue(1),
+        () => {
+          origin.mockReturnValue(1);
+        },
       );
       expect(seconds).toBe(1);
     } finally {
