@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { migrations } from './migrations';
+import { writeTx } from './write-tx';
 
 export class ReplicaTooNewError extends Error {}
 
@@ -13,10 +14,10 @@ export const migrate = (db: Database.Database): { from: number; to: number } => 
   for (let v = from; v < migrations.length; v++) {
     const m = migrations[v];
     if (!m) break;
-    db.transaction(() => {
+    writeTx(db, () => {
       db.exec(m.up);
       db.pragma(`user_version = ${v + 1}`);
-    })();
+    });
   }
   return { from, to: migrations.length };
 };

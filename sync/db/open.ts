@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { sqliteOpenOptions } from '../../shared/native-binding';
 import { migrate } from './migrate';
 import { type ReplicaKey, replicaFileName } from './replica-name';
+import { writeTx } from './write-tx';
 
 export type Sqlite = Database.Database;
 
@@ -14,6 +15,7 @@ export {
   replicaFolderName,
   replicaFolderOf,
 } from './replica-name';
+export { writeTx } from './write-tx';
 
 /**
  * better-sqlite3's options for this process: inside Electron, the build prepared for its ABI
@@ -63,7 +65,7 @@ export const durably = <T>(db: Sqlite, fn: () => T): T => {
   if (db.inTransaction) return fn();
   db.pragma('synchronous = FULL');
   try {
-    return db.transaction(fn)();
+    return writeTx(db, fn);
   } finally {
     db.pragma('synchronous = NORMAL');
   }

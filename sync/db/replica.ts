@@ -1,5 +1,6 @@
 import { serverDataTables } from './migrations';
 import { openReplicaFile, openSqlite, type ReplicaKey, type Sqlite } from './open';
+import { writeTx } from './write-tx';
 
 /**
  * The local replica of one (server, user, org): a cache of server data plus sync state.
@@ -37,20 +38,20 @@ export class Replica {
 
   /** Empties the server data and the sync state, in one transaction; nothing else is touched. */
   wipeServerData(): void {
-    this.db.transaction(() => {
+    writeTx(this.db, () => {
       for (const table of serverDataTables) this.db.prepare(`DELETE FROM ${table}`).run();
       this.db.prepare(`INSERT INTO tasks_fts(tasks_fts) VALUES ('delete-all')`).run();
-    })();
+    });
   }
 
   /** Writes server data: call `noteServerWrite` inside for what changed. */
   transaction<T>(fn: () => T): T {
     try {
-      return this.db.transaction(() => {
+      return writeTx(this.db, () => {
         const result = fn();
         if (this.hook && this.touched.size > 0) this.hook(this.db, this.touched, this.own);
         return result;
-      })();
+      });
     } finally {
       this.touched.clear();
       this.own.clear();

@@ -5,6 +5,7 @@
  * on a subtask of a task created offline).
  */
 import type { Sqlite } from '../db/open';
+import { writeTx } from '../db/write-tx';
 import { parseEntityKey, type QueuedMutation } from '../outbox';
 import { select } from '../outbox/rows';
 import { applyEffect } from './effects';
@@ -51,7 +52,7 @@ export const rowsToReapply = (db: Sqlite, keys: ReadonlySet<string>): QueuedMuta
 /** One row's effect, in a savepoint: a row that no longer fits the replica is skipped. */
 export const reapplyRow = (db: Sqlite, r: QueuedMutation, now: number): boolean => {
   try {
-    return db.transaction(() =>
+    return writeTx(db, () =>
       applyEffect(
         db,
         {
@@ -63,7 +64,7 @@ export const reapplyRow = (db: Sqlite, r: QueuedMutation, now: number): boolean 
         },
         now,
       ),
-    )();
+    );
   } catch {
     // The replica leaves no place for the effect (a parent gone, a rule the row now breaks):
     // the row stays queued and the server's answer to it decides.

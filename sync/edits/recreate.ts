@@ -8,6 +8,7 @@
 import type { EditResult } from '../../shared/edits/commands';
 import { settleChangesOf } from '../changes/store';
 import type { Sqlite } from '../db/open';
+import { writeTx } from '../db/write-tx';
 import {
   allMutations,
   allocateLocalId,
@@ -132,5 +133,5 @@ export const recreate = (db: Sqlite, mutationId: number, now: number): EditResul
     reapplyRows(db, new Set([to, ...orphans.map((r) => r.entity)]), now);
     return { entityKind: entity, id, ids: [id], mutationId: applied.mutationId };
   };
-  return db.inTransaction ? run() : db.transaction(run)();
+  return db.inTransaction ? run() : writeTx(db, run);
 };

@@ -7,6 +7,7 @@
  * deleted it is past).
  */
 import type { Sqlite } from '../db/open';
+import { writeTx } from '../db/write-tx';
 import {
   type EntityKey,
   kindSpec,
@@ -119,5 +120,5 @@ export const rollBack = (
     reapplyRows(db, touched, now, rolledBack);
   };
   if (db.inTransaction) run();
-  else db.transaction(run)();
+  else writeTx(db, run);
 };

@@ -13,6 +13,7 @@
  */
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
+import { writeTx } from '../db/write-tx';
 import { type Jump, localMoved, readTruth, restampTruths, serverMoved } from '../edits/timers';
 import { type EntityKey, parseEntityKey } from '../outbox/types';
 
@@ -115,7 +116,7 @@ const restampUpdates = (db: Sqlite, jumps: readonly Jump[]): void => {
 /** Moves every kept time of this machine's clock by the steps, in one transaction. */
 export const restampClock = (db: Sqlite, jumps: readonly Jump[], now: number): void => {
   const steps = jumps.filter((j) => j.ms !== 0);
-  db.transaction(() => {
+  writeTx(db, () => {
     if (steps.length > 0) {
       for (const [table, cols] of Object.entries(columns)) {
         const set = cols.map((c) => `${c} = ${movedSql(steps, c)}`);
@@ -128,5 +129,5 @@ export const restampClock = (db: Sqlite, jumps: readonly Jump[], now: number): v
       restampRows(db, steps);
     }
     restampTruths(db, jumps, now);
-  })();
+  });
 };

@@ -24,6 +24,7 @@ import {
 } from '../db/queries/server-clock';
 import { readStreamState } from '../db/queries/sync-state';
 import { Replica } from '../db/replica';
+import { writeTx } from '../db/write-tx';
 import {
   applyAnswer,
   applyEdit,
@@ -321,12 +322,12 @@ class Engine implements SyncEngine {
   retry(mutationId: number, body?: Json): void {
     const db = this.replica.db;
     const row = getMutation(db, mutationId);
-    db.transaction(() => {
+    writeTx(db, () => {
       retryFailed(db, mutationId, this.now(), body === undefined ? {} : { body });
       settleChangesOf(db, mutationId);
       // The failure rolled the replica back: the edit shows again while it waits.
       if (row) reapplyPending(db, new Set([row.entity]), this.rebaseOptions());
-    })();
+    });
     if (row) this.changes.add(new Set([row.entity]), 'edit');
     this.statusEmitter.changed();
     this.pushSoon();
@@ -337,12 +338,12 @@ class Engine implements SyncEngine {
     const row = getMutation(db, mutationId);
     if (!row) return;
     let files: string[] = [];
-    db.transaction(() => {
+    writeTx(db, () => {
       const dropped = discardRow(db, mutationId);
       settleChangesOf(db, mutationId);
       files = dropped.files;
       rollBack(db, dropped.mutations, this.now());
-    })();
+    });
     removeStagedFiles(this.filesDir, files);
     this.changes.add(new Set([row.entity]), 'edit');
     this.changes.flush();
@@ -355,11 +356,11 @@ class Engine implements SyncEngine {
       return null;
     }
     const row = getMutation(this.replica.db, mutationId);
-    const made = this.replica.db.transaction(() => {
+    const made = writeTx(this.replica.db, () => {
       const result = recreate(this.replica.db, mutationId, this.now());
       settleChangesOf(this.replica.db, mutationId);
       return result;
-    })();
+    });
     if (row) this.changes.add(new Set([row.entity]), 'edit');
     this.changes.flush();
     this.statusEmitter.changed();

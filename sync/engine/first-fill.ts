@@ -9,6 +9,7 @@ import {
 } from '../db/queries/tasks-stage';
 import { deferTaskIndexes } from '../db/queries/tasks-stage-indexes';
 import type { Replica } from '../db/replica';
+import { writeTx } from '../db/write-tx';
 import { buildDeferredIndexes } from './fill-indexes';
 import type { FillThread } from './fill-thread';
 import { PullCancelledError } from './progress';
@@ -89,7 +90,7 @@ const merge = async (replica: Replica, options: MergeOptions): Promise<number> =
   // Before the first chunk only: a resumed move keeps what it dropped (and, once over, what it
   // has built again). The tables hold no server task yet: the drop costs nothing.
   if (!moveStarted(replica.db)) {
-    replica.db.transaction(() => deferTaskIndexes(replica.db))();
+    writeTx(replica.db, () => deferTaskIndexes(replica.db));
     await yieldToLoop();
   }
   let size = options.firstChunk ?? 250;
@@ -125,7 +126,7 @@ const merge = async (replica: Replica, options: MergeOptions): Promise<number> =
   for (;;) {
     check();
     const started = performance.now();
-    if (replica.db.transaction(() => clearStage(replica.db, clearSize))()) break;
+    if (writeTx(replica.db, () => clearStage(replica.db, clearSize))) break;
     clearSize = nextBatchSize(clearSize, clearSize, performance.now() - started, budget);
     await yieldToLoop();
   }

@@ -7,6 +7,7 @@
  */
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
+import { writeTx } from '../db/write-tx';
 import {
   type EntityKey,
   type EntityKind,
@@ -83,7 +84,7 @@ export const mapLocalId = (db: Sqlite, kind: EntityKind, localId: number, server
     ).run({ from, to, quoted: JSON.stringify(from) });
   };
   if (db.inTransaction) go();
-  else db.transaction(go)();
+  else writeTx(db, go);
 };
 
 export type Rewritten =

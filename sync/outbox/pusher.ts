@@ -15,6 +15,7 @@ import type { ApiClient } from '../api';
 import { isApiClientError } from '../api/errors';
 import { recordChange } from '../changes/store';
 import type { Replica } from '../db/replica';
+import { writeTx } from '../db/write-tx';
 import { type BackoffOptions, classifyFailure, nextAttemptDelay, outboxError } from './backoff';
 import { mayHaveReachedServer } from './coalesce';
 import { removeStagedFiles } from './files';
@@ -381,7 +382,7 @@ export class Pusher {
     counts: boolean,
   ): Written {
     try {
-      return this.options.replica.db.transaction(() => this.succeed(row, answer, path, counts))();
+      return writeTx(this.options.replica.db, () => this.succeed(row, answer, path, counts));
     } catch (error) {
       const now = this.now();
       const info = outboxError(error, 'retry');
@@ -467,10 +468,10 @@ export class Pusher {
         markConflict(db, row.mutationId, info, now);
         return { type: 'failed', row, error: info };
       case 'permanent':
-        db.transaction(() => {
+        writeTx(db, () => {
           failPermanently(db, row.mutationId, info, now);
           this.options.rollBack([row]);
-        })();
+        });
         return { type: 'failed', row, error: info };
     }
   }

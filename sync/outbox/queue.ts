@@ -14,6 +14,7 @@ import { endpoints, pathParamNames } from '../../shared/api/endpoints';
 import { recordChange } from '../changes/store';
 import { first, qb, run, stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
+import { writeTx } from '../db/write-tx';
 import { type CoalesceRule, coalesce, entityOf } from './coalesce';
 import { dependsOnOf } from './depends-on';
 import { canonicalKey } from './local-ids';
@@ -38,7 +39,7 @@ export class OutboxStateError extends Error {
   override readonly name = 'OutboxStateError';
 }
 
-const inTx = <T>(db: Sqlite, fn: () => T): T => (db.inTransaction ? fn() : db.transaction(fn)());
+const inTx = <T>(db: Sqlite, fn: () => T): T => (db.inTransaction ? fn() : writeTx(db, fn));
 
 /** What leaves the queue, and the staged files to remove after the commit. */
 export interface Dropped {

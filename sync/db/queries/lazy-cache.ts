@@ -21,6 +21,7 @@ import {
 } from '../../../shared/api';
 import { first, qb, run, stmt } from '../kysely';
 import type { Sqlite } from '../open';
+import { writeTx } from '../write-tx';
 import { commentsOfTask } from './activity-read';
 import { extraOf, toMs } from './convert';
 import { upsertUsers } from './users';
@@ -129,7 +130,7 @@ export const putComments = (
   comments: readonly Comment[],
   fetchedAt: number,
 ): void => {
-  db.transaction(() => {
+  writeTx(db, () => {
     stmt(db, 'DELETE FROM comments WHERE task_id = ?').run(taskId);
     const insert = stmt(
       db,
@@ -152,7 +153,7 @@ export const putComments = (
       comments.map((c) => c.createdBy),
     );
     putCached(db, commentsFetchedKey(taskId), { count: comments.length }, fetchedAt);
-  })();
+  });
 };
 
 /** The stored comments of a task, oldest first; null when they were never fetched. */

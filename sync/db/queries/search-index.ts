@@ -2,6 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { nextBatchSize } from '../batch-size';
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
+import { writeTx } from '../write-tx';
 
 const key = 'fts_indexed_upto';
 
@@ -41,7 +42,7 @@ export const catchUpSearchIndex = async (
     ).get(key) as { upto: number } | undefined;
     if (!row) return indexed;
     const started = performance.now();
-    const n = db.transaction(() => {
+    const n = writeTx(db, () => {
       const ids = stmt(
         db,
         'SELECT task_id FROM tasks WHERE task_id > ? ORDER BY task_id LIMIT ?',
@@ -57,7 +58,7 @@ export const catchUpSearchIndex = async (
       ).run(row.upto, last);
       stmt(db, 'UPDATE replica_info SET value = ? WHERE key = ?').run(String(last), key);
       return ids.length;
-    })();
+    });
     if (n === 0) return indexed;
     indexed += n;
     chunk = nextBatchSize(chunk, n, performance.now() - started, budgetMs);

@@ -10,6 +10,7 @@
  * the indexes on its own connection.
  */
 import type Database from 'better-sqlite3';
+import { writeTx } from '../write-tx';
 import { childInserts } from './task-rows';
 
 /** The tables a task's rows fill: tasks and its child tables. */
@@ -56,7 +57,7 @@ export const deferredIndexes = (db: Database.Database): DeferredIndex[] =>
  * tasks, which is why the fill's worker thread runs it when there is one.
  */
 export const buildDeferredIndex = (db: Database.Database, name: string): void => {
-  db.transaction(() => {
+  writeTx(db, () => {
     const row = db
       .prepare('SELECT value FROM replica_info WHERE key = ?')
       .get(`${prefix}${name}`) as { value: string } | undefined;
@@ -66,5 +67,5 @@ export const buildDeferredIndex = (db: Database.Database, name: string): void =>
       .get(name);
     if (!present) db.exec(row.value);
     db.prepare('DELETE FROM replica_info WHERE key = ?').run(`${prefix}${name}`);
-  }).immediate();
+  });
 };

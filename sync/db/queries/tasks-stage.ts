@@ -16,6 +16,7 @@
 import type { BulkTask } from '../../../shared/api';
 import { stmt } from '../kysely';
 import type { Sqlite } from '../open';
+import { writeTx } from '../write-tx';
 import { childInserts, encodeStagePage, type StagePage } from './task-rows';
 import { deleteTasks, flushPageShared, upsertTasksSql } from './tasks-write';
 
@@ -28,7 +29,7 @@ const mergedKey = 'tasks_first_fill_merged';
  * pushed, have negative ids); true while one is under way, including one resumed.
  */
 export const beginFirstFill = (db: Sqlite): boolean =>
-  db.transaction(() => {
+  writeTx(db, () => {
     const active = firstFillActive(db);
     if (!active && stmt(db, 'SELECT 1 FROM tasks WHERE task_id > 0 LIMIT 1').get()) return false;
     // Pages are (still) being staged, so no move has begun for this stage; a mark left by a
@@ -37,7 +38,7 @@ export const beginFirstFill = (db: Sqlite): boolean =>
     if (!active)
       stmt(db, 'INSERT INTO replica_info (key, value) VALUES (?, ?)').run(firstFillKey, '1');
     return true;
-  })();
+  });
 
 export const firstFillActive = (db: Sqlite): boolean =>
   stmt(db, 'SELECT 1 FROM replica_info WHERE key = ?').get(firstFillKey) !== undefined;
