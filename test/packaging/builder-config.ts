@@ -45,61 +45,25 @@ export interface PackedModule {
  * (electron-builder.yml's `files` exclusions), as `npm run dist` runs them; nothing is copied.
  * Every collected package is listed, also those left with no file.
  */
-export const packedNodeModules = async (): Promise<PackedModule[]> => {
-  type Helper = {
-    platformSpecificBuildOptions: object;
-    createGetFileMatchersOptions(
-      outDir: string,
-      arch: number,
-      options: object,
-    ): {
-      macroExpander: (s: string) => string;
+export const packedNodeModules = (): Promise<PackedModule[]> =>
+  withLinuxPackager(async (linux, appDir, packager) => {
+    const { getNodeModuleFileMatcher } = builderRequire('./out/fileMatcher.js') as {
+      getNodeModuleFileMatcher(...args: unknown[]): unknown;
     };
-  };
-  const { Packager } = builderRequire('./out/packager.js') as {
-    Packager: new (
-      options: object,
-    ) => {
-      appDir: string;
-      _appInfo: unknown;
-      tempDirManager: { cleanup(): Promise<void> };
-      validateConfig(): Promise<void>;
-      createHelper(platform: unknown): Promise<Helper>;
+    const { computeNodeModuleFileSets } = builderRequire('./out/util/appFileCopier.js') as {
+      computeNodeModuleFileSets(
+        helper: LinuxHelper,
+        matcher: unknown,
+      ): Promise<{ src: string; destination: string; files: string[] }[]>;
     };
-  };
-  const { Platform } = builderRequire('./out/core.js') as {
-    Platform: { LINUX: { createTarget(type: string, arch: number): unknown } };
-  };
-  const { AppInfo } = builderRequire('./out/appInfo.js') as {
-    AppInfo: new (packager: unknown, version: null) => unknown;
-  };
-  const { Arch } = builderRequire('builder-util') as { Arch: { x64: number } };
-  const { getNodeModuleFileMatcher } = builderRequire('./out/fileMatcher.js') as {
-    getNodeModuleFileMatcher(...args: unknown[]): unknown;
-  };
-  const { computeNodeModuleFileSets } = builderRequire('./out/util/appFileCopier.js') as {
-    computeNodeModuleFileSets(
-      helper: Helper,
-      matcher: unknown,
-    ): Promise<{ src: string; destination: string; files: string[] }[]>;
-  };
-
-  const packager = new Packager({
-    projectDir: root,
-    targets: Platform.LINUX.createTarget('dir', Arch.x64),
-  });
-  try {
-    await packager.validateConfig();
-    packager._appInfo = new AppInfo(packager, null);
-    const linux = await packager.createHelper(Platform.LINUX);
     const app = path.join(root, 'dist', 'stand-in-app');
     const { macroExpander } = linux.createGetFileMatchersOptions(
       path.join(root, 'dist'),
-      Arch.x64,
+      x64(),
       linux.platformSpecificBuildOptions,
     );
     const matcher = getNodeModuleFileMatcher(
-      packager.appDir,
+      appDir,
       app,
       macroExpander,
       linux.platformSpecificBuildOptions,
@@ -111,7 +75,76 @@ export const packedNodeModules = async (): Promise<PackedModule[]> => {
       at: slash(path.relative(app, set.destination)),
       files: set.files.map((f) => slash(path.relative(set.src, f))),
     }));
+  });
+
+/** electron-builder's Packager for Linux x64 on this repository, its app read, its helper made. */
+const withLinuxPackager = async <T>(
+  use: (linux: LinuxHelper, appDir: string, packager: unknown) => Promise<T>,
+): Promise<T> => {
+  const { Packager } = builderRequire('./out/packager.js') as {
+    Packager: new (
+      options: object,
+    ) => {
+      appDir: string;
+      _appInfo: unknown;
+      tempDirManager: { cleanup(): Promise<void> };
+      validateConfig(): Promise<void>;
+      createHelper(platform: unknown): Promise<LinuxHelper>;
+    };
+  };
+  const { Platform } = builderRequire('./out/core.js') as {
+    Platform: { LINUX: { createTarget(type: string, arch: number): unknown } };
+  };
+  const { AppInfo } = builderRequire('./out/appInfo.js') as {
+    AppInfo: new (packager: unknown, version: null) => unknown;
+  };
+  const packager = new Packager({
+    projectDir: root,
+    targets: Platform.LINUX.createTarget('dir', x64()),
+  });
+  try {
+    await packager.validateConfig();
+    packager._appInfo = new AppInfo(packager, null);
+    return await use(await packager.createHelper(Platform.LINUX), packager.appDir, packager);
   } finally {
     await packager.tempDirManager.cleanup();
   }
 };
+
+type LinuxHelper = {
+  platformSpecificBuildOptions: object;
+  createGetFileMatchersOptions(
+    outDir: string,
+    arch: number,
+    options: object,
+  ): {
+    macroExpander: (s: string) => string;
+  };
+};
+
+const x64 = () => (builderRequire('builder-util') as { Arch: { x64: number } }).Arch.x64;
+
+/**
+ * What the deb target checks before it builds (its FpmTarget's own check): the package's
+ * homepage, maintainer and vendor. It throws where `npm run dist` would stop.
+ */
+export const debMetaInfo = (): Promise<{ url: string; maintainer: string; vendor: string }> =>
+  withLinuxPackager(async (linux) => {
+    const { LinuxTargetHelper } = builderRequire('./out/targets/LinuxTargetHelper.js') as {
+      LinuxTargetHelper: new (packager: unknown) => unknown;
+    };
+    const FpmTarget = (
+      builderRequire('./out/targets/FpmTarget.js') as {
+        default: new (
+          name: string,
+          packager: unknown,
+          helper: unknown,
+          outDir: string,
+        ) => {
+          computeFpmMetaInfoOptions(): Promise<{ url: string; maintainer: string; vendor: string }>;
+        };
+      }
+    ).default;
+    const deb = new FpmTarget('deb', linux, new LinuxTargetHelper(linux), path.join(root, 'dist'));
+    return deb.computeFpmMetaInfoOptions();
+  });

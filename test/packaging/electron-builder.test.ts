@@ -10,7 +10,7 @@ import { DEEP_LINK_SCHEME } from '../../main/electron/deep-link';
 import { builderOptions, STAGED_BINDING } from '../../main/electron/dist';
 import { appIconPath, drawAppIcon } from '../../scripts/app-icon';
 import { PACKAGED_BINDING } from '../../shared/native-binding';
-import { builderRequire, resolvedBuilderConfig } from './builder-config';
+import { builderRequire, debMetaInfo, resolvedBuilderConfig } from './builder-config';
 
 /**
  * electron-builder.yml, held to what the app needs (a zod shape of our own) and to what
@@ -86,6 +86,14 @@ describe('electron-builder.yml', () => {
   it('offers the deb first on Linux: its AppArmor profile lets the sandbox start on Ubuntu', async () => {
     const c = await resolvedBuilderConfig();
     expect((c.linux as { target: unknown }).target).toEqual(['deb', 'AppImage']);
+  });
+
+  it("passes the deb target's own check: a project homepage and a maintainer", async () => {
+    // FpmTarget stops the build with "Please specify project homepage" when package.json has
+    // neither a homepage nor a GitHub repository (this clone has no remote).
+    const meta = await debMetaInfo();
+    expect(meta.url).toMatch(/^https:\/\//);
+    expect(meta.maintainer).toMatch(/<[^@>]+@[^>]+>$/);
   });
 
   it('builds the AppImage on the static runtime, which needs no libfuse2', async () => {
