@@ -448,6 +448,8 @@ const redone = async (run: CaseRun, step: UserStep, key: string, ids: Ids, at: n
       return;
     case 'delete':
       deleteNow(run, key, at);
+      // Its next undo judges by this delete: whether it could have reached the server since.
+      e.at = at;
       return;
     case 'move': {
       const t = model.timers.get(key);
