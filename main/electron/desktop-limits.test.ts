@@ -7,6 +7,7 @@ import {
   askTrayHost,
   type DesktopSession,
   desktopLimits,
+  enableFeaturesWithPortal,
   noTrayNotice,
   noticesOnce,
   onNativeWayland,
@@ -91,11 +92,12 @@ describe('askTrayHost', () => {
 });
 
 describe('the notices', () => {
-  it('GNOME on Wayland: no shortcuts, no tray, each said in words', () => {
+  it('GNOME on Wayland: a shortcut refused, no tray, each said in words', () => {
     const limits = desktopLimits(gnomeWayland, null);
-    expect(limits).toEqual({ shortcuts: false, tray: false, wayland: true, gnome: true });
+    expect(limits).toEqual({ tray: false, wayland: true, gnome: true });
     const shortcut = shortcutNotice('CommandOrControl+Alt+T', limits, 'linux');
     expect(shortcut.title).toBe("Ctrl+Alt+T can't start the timer on Wayland");
+    expect(shortcut.body).toContain('only from version 48');
     expect(shortcut.body).toContain("from Worktray's window");
     expect(shortcut.body).not.toContain('tray icon');
     expect(`${shortcut.title} ${shortcut.body}`).not.toMatch(/CommandOrControl|taken by/);
@@ -111,7 +113,6 @@ describe('the notices', () => {
 
   it('an X11 desktop with a tray has no limits', () => {
     expect(desktopLimits(linux({ XDG_CURRENT_DESKTOP: 'KDE', DISPLAY: ':0' }), null)).toEqual({
-      shortcuts: true,
       tray: true,
       wayland: false,
       gnome: false,
@@ -149,5 +150,17 @@ describe('noticesOnce', () => {
     expect(noticesOnce(file).show(notice, () => false)).toBe(false);
     writeFileSync(file, '{"not":"a list"}');
     expect(noticesOnce(file).show(notice, () => true)).toBe(true);
+  });
+});
+
+describe('the shortcut portal', () => {
+  it('is asked for on Linux, beside the features already switched on, once', () => {
+    expect(enableFeaturesWithPortal('linux', '')).toBe('GlobalShortcutsPortal');
+    expect(enableFeaturesWithPortal('linux', 'WebRTCPipeWireCapturer')).toBe(
+      'WebRTCPipeWireCapturer,GlobalShortcutsPortal',
+    );
+    expect(enableFeaturesWithPortal('linux', 'A,GlobalShortcutsPortal')).toBeNull();
+    expect(enableFeaturesWithPortal('darwin', '')).toBeNull();
+    expect(enableFeaturesWithPortal('win32', 'A')).toBeNull();
   });
 });

@@ -5,8 +5,10 @@ import { z } from 'zod';
 /**
  * What a Linux desktop does not give the app, found at launch so the app can say so and act on
  * it instead of failing quietly:
- * - On Wayland (Electron 38+ runs there natively unless told `--ozone-platform=x11`), Electron
- *   39 has no global shortcuts: `globalShortcut.register` cannot listen outside the app.
+ * - On Wayland (Electron 38+ runs there natively unless told `--ozone-platform=x11`), a global
+ *   shortcut is the desktop's to give, through its GlobalShortcuts portal (Chromium's
+ *   `GlobalShortcutsPortal` feature, switched on before ready: KDE Plasma 6, GNOME 48+, Hyprland
+ *   have one). Where `globalShortcut.register` is refused there, the app says why in words.
  * - A tray icon needs a StatusNotifierItem host on the session bus; vanilla GNOME has none (the
  *   AppIndicator extension adds one, and Ubuntu ships it on), nor, since 3.26, the old X11 tray.
  *   Electron cannot tell whether its icon appeared, so the bus is asked (`gdbus`), and where
@@ -21,8 +23,6 @@ export interface DesktopSession {
 }
 
 export interface DesktopLimits {
-  /** Does `globalShortcut` work here? */
-  shortcuts: boolean;
   /** Will a tray icon show? */
   tray: boolean;
   /** Which of the two the desktop is, for the notices' words. */
@@ -94,7 +94,23 @@ export const trayShows = (session: DesktopSession, host: boolean | null): boolea
 
 export const desktopLimits = (session: DesktopSession, host: boolean | null): DesktopLimits => {
   const wayland = onNativeWayland(session);
-  return { shortcuts: !wayland, tray: trayShows(session, host), wayland, gnome: isGnome(session) };
+  return { tray: trayShows(session, host), wayland, gnome: isGnome(session) };
+};
+
+/** Chromium's feature that asks a Wayland desktop's portal for global shortcuts. */
+export const PORTAL_SHORTCUTS = 'GlobalShortcutsPortal';
+
+/**
+ * The `enable-features` switch with the portal's feature added to what was asked for already
+ * (a second switch would replace the first); on Linux only, before the app is ready.
+ */
+export const enableFeaturesWithPortal = (
+  platform: NodeJS.Platform,
+  current: string,
+): string | null => {
+  if (platform !== 'linux') return null;
+  const features = current.split(',').filter((f) => f.trim() !== '');
+  return features.includes(PORTAL_SHORTCUTS) ? null : [...features, PORTAL_SHORTCUTS].join(',');
 };
 
 /** `CommandOrControl+Alt+T` as people write it: `Ctrl+Alt+T`, or `⌘⌥T` on a Mac. */
@@ -125,7 +141,10 @@ export interface LimitNotice {
   body: string;
 }
 
-/** The global shortcut on Wayland: what the user set cannot work, and what does instead. */
+/**
+ * The global shortcut refused on Wayland: the desktop gives none (no GlobalShortcuts portal),
+ * or the user declined it; what does instead.
+ */
 export const shortcutNotice = (
   accelerator: string,
   limits: DesktopLimits,
@@ -134,9 +153,11 @@ export const shortcutNotice = (
   key: 'wayland-shortcut',
   title: `${acceleratorWords(accelerator, platform)} can't start the timer on Wayland`,
   body:
-    "Wayland doesn't let apps hear a shortcut while you're in another app. Start and stop " +
-    `the timer from ${limits.tray ? 'the tray icon or ' : ''}Worktray's window; your ` +
-    'shortcut is kept for an X11 session.',
+    (limits.gnome
+      ? 'GNOME gives apps a shortcut from anywhere only from version 48, when you allow it. '
+      : "This desktop didn't give Worktray a shortcut that works while you're in another app. ") +
+    `Start and stop the timer from ${limits.tray ? 'the tray icon or ' : ''}Worktray's window; ` +
+    'your shortcut is kept and tried again at the next start.',
 });
 
 /** No tray icon: where it went, and what closing the window now does. */

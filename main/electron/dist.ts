@@ -74,7 +74,9 @@ export const signingFor = (platform: NodeJS.Platform, env: NodeJS.ProcessEnv): S
   if (!certificate)
     return {
       ok: true,
-      config: {},
+      // electron-builder would otherwise sign with any identity it finds in the keychain (a
+      // developer's own Developer ID): a test build is ad hoc, whoever builds it.
+      config: platform === 'darwin' ? { mac: { identity: null } } : {},
       note:
         platform === 'darwin'
           ? 'no certificate (CSC_LINK): an unsigned test build with an ad-hoc signature, not notarized'

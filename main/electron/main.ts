@@ -35,7 +35,13 @@ import {
 } from './app-protocol';
 import { hostOpensAttachments } from './attachment-opener';
 import { DEEP_LINK_SCHEME, deepLinkFromArgv, parseDeepLink } from './deep-link';
-import { askTrayHost, desktopLimits, isGnome, onNativeWayland } from './desktop-limits';
+import {
+  askTrayHost,
+  desktopLimits,
+  enableFeaturesWithPortal,
+  isGnome,
+  onNativeWayland,
+} from './desktop-limits';
 import { downloadMarker } from './download-mark';
 import { bindIpcCalls, forwardEvents } from './ipc-transport';
 import { nativeNotices } from './native-notices';
@@ -75,6 +81,12 @@ const notices = nativeNotices(Notification, {
 });
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: appSchemePrivileges }]);
+// On Wayland the desktop's portal gives global shortcuts; Chromium asks it only when told so.
+const features = enableFeaturesWithPortal(
+  process.platform,
+  app.commandLine.getSwitchValue('enable-features'),
+);
+if (features) app.commandLine.appendSwitch('enable-features', features);
 // A run from sources gets its own profile (and lock); Windows gets the app's ID for its toasts.
 settleIdentity(app, { platform: process.platform, execPath: process.execPath });
 // `npm start` passes the data folder it chose, so browser mode and the app share one.
@@ -270,7 +282,7 @@ async function launch(): Promise<void> {
   }
 
   const limits = desktopLimits(desktop, await trayHost);
-  if (limits.wayland) log('running on Wayland: no global shortcuts (Electron 39)');
+  if (limits.wayland) log("running on Wayland: global shortcuts through the desktop's portal");
   shell_ = disposables.add(
     startTrayShell(
       endpoint,

@@ -98,9 +98,9 @@ export const watchWindow = (
   // Electron 39 passes the details on the event; older versions as arguments (level 3: error).
   contents.on(
     'console-message',
-    (event: { level?: unknown; message?: unknown }, level?: unknown, message?: unknown) => {
+    // One argument: the event carries level and message (a listener of more is deprecated).
+    (event: { level?: unknown; message?: unknown }) => {
       if (event.level === 'error' && typeof event.message === 'string') lastError = event.message;
-      else if (level === 3 && typeof message === 'string') lastError = message;
     },
   );
   return {

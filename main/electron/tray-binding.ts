@@ -93,9 +93,10 @@ export const startTrayShell = (
     endpoint,
     hooks: { ...hooks, showError },
     tray: {
-      // Text beside the icon exists on macOS (and some Linux panels); Windows shows the tooltip.
+      // Text beside the icon exists on macOS only (Electron's setTitle does nothing elsewhere);
+      // Windows and Linux show the tooltip.
       setTitle: (title) => {
-        if (process.platform !== 'win32') tray?.setTitle(title);
+        if (process.platform === 'darwin') tray?.setTitle(title);
       },
       setToolTip: (text) => tray?.setToolTip(text),
       setMenu: (items, onAction) =>
@@ -153,15 +154,14 @@ export const startTrayShell = (
     shortcut = null;
     const next = settings.globalShortcut;
     if (!next) return;
-    if (!limits.shortcuts) {
-      // Not "taken by another application": Wayland gives no app a shortcut from anywhere.
-      hooks.log(`global shortcuts do not work on Wayland: ${next} is not registered`);
-      once.show(shortcutNotice(next, { ...limits, tray: hasTray }, process.platform), notice);
-      return;
-    }
     try {
       if (globalShortcut.register(next, () => void controller.toggleLast())) shortcut = next;
-      else hooks.log(`the global shortcut ${next} is taken by another application`);
+      else if (limits.wayland) {
+        // Not "taken by another application": the desktop's portal gave none (or the user
+        // declined it).
+        hooks.log(`the desktop's shortcut portal did not give ${next}`);
+        once.show(shortcutNotice(next, { ...limits, tray: hasTray }, process.platform), notice);
+      } else hooks.log(`the global shortcut ${next} is taken by another application`);
     } catch (e) {
       hooks.log(`the global shortcut ${next} cannot be used: ${(e as Error).message}`);
     }

@@ -48,7 +48,8 @@ export const createMainWindow = <W>(
       webviewTag: false,
       navigateOnDragDrop: false,
       safeDialogs: true,
-      // Middle-click would open links in a new window without going through the open handler.
+      // No middle-click on links (Electron hands it to the open handler, which refuses a new
+      // window): nothing in the app acts on it.
       disableBlinkFeatures: 'Auxclick',
       preload: preloadPath,
     },

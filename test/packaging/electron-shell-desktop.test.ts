@@ -4,13 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shellHarness, until } from './shell-harness';
 
 /**
- * The built main process on a desktop that gives it less: GNOME on Wayland, where Electron 39
- * has no global shortcuts and no tray icon shows. The app says so once, in words, and closing
- * its last window quits it (asking first while a timer runs). The desktop is the environment
- * the stand-in app runs in; the session bus is made unreachable, so the desktop's name decides.
+ * The built main process on a desktop that gives it less: GNOME on Wayland with no shortcut
+ * portal (before 48), where a global shortcut is refused and no tray icon shows. The app says so
+ * once, in words, and closing its last window quits it (asking first while a timer runs). The
+ * desktop is the environment the stand-in app runs in; the session bus is made unreachable, so
+ * the desktop's name decides.
  */
 const shell = shellHarness('electron-shell-desktop');
 const { s, win, value } = shell;
+s.refuseShortcuts = true;
 
 process.env.XDG_SESSION_TYPE = 'wayland';
 process.env.WAYLAND_DISPLAY = 'wayland-0';
@@ -40,6 +42,8 @@ describe('GNOME on Wayland', () => {
       'Worktray has no tray icon here',
     ]);
     expect(s.shortcuts.size).toBe(0);
+    // The portal was asked for: Chromium's feature switched on before ready.
+    expect(s.calls).toContain('appendSwitch enable-features GlobalShortcutsPortal ready=false');
     const text = s.notifications.map((n) => `${n.title} ${n.body}`).join(' ');
     expect(text).not.toMatch(/CommandOrControl|taken by another application/);
 

@@ -34,8 +34,10 @@ afterAll(() => shell.stop());
 describe('the Electron main process', () => {
   it('takes the single-instance lock in a profile of its own and registers app:// before the app is ready', () => {
     // Run from sources: not the installed app's profile (nor its lock), on any file system.
-    expect(s.calls.slice(0, 4)).toEqual([
+    // On Linux, Chromium is told to ask a Wayland desktop's portal for global shortcuts.
+    expect(s.calls.slice(0, 5)).toEqual([
       'registerSchemesAsPrivileged ready=false',
+      'appendSwitch enable-features GlobalShortcutsPortal ready=false',
       `setPath userData ${path.join(base, 'user-data')}-dev`,
       'requestSingleInstanceLock',
       'setAsDefaultProtocolClient worktray',

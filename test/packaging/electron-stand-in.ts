@@ -69,6 +69,8 @@ export interface StandInState {
   dialogs: { message: string; detail?: string; buttons?: string[] }[];
   /** Chromium switches on the command line (`app.commandLine`), by name. */
   switches: Record<string, string>;
+  /** `globalShortcut.register` refuses (a Wayland desktop with no shortcut portal). */
+  refuseShortcuts: boolean;
   /** What Menu.setApplicationMenu was given last. */
   appMenu?: { items: MenuTemplateItem[] } | null;
   ready: () => void;
@@ -149,6 +151,10 @@ class FakeApp extends EventEmitter {
   commandLine = {
     getSwitchValue: (name: string) => s.switches[name] ?? '',
     hasSwitch: (name: string) => name in s.switches,
+    appendSwitch: (name: string, value = '') => {
+      s.calls.push(`appendSwitch ${name} ${value} ready=${this.isReadyFlag}`);
+      s.switches[name] = value;
+    },
   };
   getVersion() {
     return '0.1.0';
@@ -398,6 +404,8 @@ export const dialog = {
 
 export const globalShortcut = {
   register: (accelerator: string, h: Handler) => {
+    // A Wayland desktop with no GlobalShortcuts portal refuses every shortcut.
+    if (s.refuseShortcuts) return false;
     s.shortcuts.set(accelerator, h);
     return true;
   },

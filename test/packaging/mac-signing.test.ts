@@ -35,9 +35,10 @@ const resolvedFor = async (env: NodeJS.ProcessEnv) => {
 describe('macOS signing, from the environment', () => {
   it('without a certificate: a test build, ad-hoc signed after the fuses, not forced', async () => {
     const c = await resolvedFor({});
-    // electron-builder finds no identity and signs nothing; the fuses' reset leaves an ad-hoc
-    // signature, without which Apple Silicon kills the app at launch.
-    expect(c.mac.identity).toBeUndefined();
+    // electron-builder signs nothing, not even with an identity in the builder's keychain; the
+    // fuses' reset leaves an ad-hoc signature, without which Apple Silicon kills the app.
+    expect(c.mac.identity).toBeNull();
+    expect(c.mac.target).toEqual(['dmg', 'zip']);
     expect(c.electronFuses.resetAdHocDarwinSignature).toBe(true);
     expect(c.forceCodeSigning).toBeUndefined();
     expect(c.mac.notarize).toBeUndefined();

@@ -22,5 +22,6 @@ export const newStandInState = (userData: string, appPath: string): StandInState
   dialogAnswer: 0,
   dialogs: [],
   switches: {},
+  refuseShortcuts: false,
   ready: () => {},
 });
