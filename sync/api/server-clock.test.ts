@@ -206,3 +206,49 @@ describe('ServerClock', () => {
     });
   });
 });
+
+describe('a jump while no process of this machine watched its clock', () => {
+  /** A replica's next engine in another process: the estimate and the last reading it kept. */
+  const reopened = (keptOffset: number) => {
+    const at = { mono: 5 };
+    const c = new ServerClock(() => at.mono);
+    const steps: LocalStep[] = [];
+    c.onStep((s) => steps.push(s));
+    c.seed({ offsetMs: keptOffset, errorMs: 2, at: 1_000 }, 2_000);
+    c.resumeWatch({ reading: { local: 1_000, mono: 123_456 }, unsure: null }, false);
+    c.noteLocal(2_000);
+    return { c, steps };
+  };
+
+  it('is told by the first precise answer: the offset moved by the step', () => {
+    // Kept 600 s behind the server; the clock was set back 179 s while the app was closed.
+    const { c, steps } = reopened(600_000);
+    expect(c.unsureJumps()).toEqual([1_000]);
+    c.observe({ sentAt: 2_000, receivedAt: 2_002, serverTime: 781_001, precisionMs: 1 });
+    expect(steps).toEqual([
+      { jumps: [{ before: 1_000, ms: -179_000, windowFrom: 1_000 + 600_000 }] },
+    ]);
+    // A time kept from before converts to the server's time it did.
+    expect(c.toServer(1_000 - 179_000)).toBeCloseTo(601_000, -1);
+  });
+
+  it('forward too: a step forward while closed is taken out', () => {
+    const { c, steps } = reopened(600_000);
+    c.observe({ sentAt: 2_000, receivedAt: 2_002, serverTime: 542_001, precisionMs: 1 });
+    expect(steps.map((s) => s.jumps.map((j) => j.ms))).toEqual([[60_000]]);
+  });
+
+  it('no step: the offset as kept, within its error and the drift of its age', () => {
+    const { c, steps } = reopened(600_000);
+    c.observe({ sentAt: 2_000, receivedAt: 2_002, serverTime: 602_001, precisionMs: 1 });
+    expect(steps.flatMap((s) => s.jumps.filter((j) => j.ms !== 0))).toEqual([]);
+    expect(c.unsureJumps()).toEqual([]);
+  });
+
+  it('in the same process, the kept reading is watched instead (no server needed)', () => {
+    const c = new ServerClock(() => 200);
+    c.seed({ offsetMs: 600_000, errorMs: 2, at: 1_000 }, 2_000);
+    c.resumeWatch({ reading: { local: 1_000, mono: 100 }, unsure: null }, true);
+    expect(c.unsureJumps()).toEqual([]);
+  });
+});

@@ -65,7 +65,11 @@ export interface LocalStep {
 export interface WatchState {
   reading: { local: number; mono: number } | null;
   unsure: {
-    jumps: { before: number; ms: number }[];
+    /**
+     * `unseen`: no process watched this clock after `before` (the app was not running), so a
+     * jump of any size either way may hide there: the server's next precise answer tells.
+     */
+    jumps: { before: number; ms: number; unseen?: boolean }[];
     offsetMs: number;
     errorMs: number;
   } | null;
@@ -138,8 +142,19 @@ export class ServerClock {
    */
   resumeWatch(state: WatchState, sameProcess: boolean): void {
     if (this.reading || this.unsure) return;
-    if (sameProcess) this.reading = state.reading;
     this.unsure = state.unsure;
+    if (sameProcess) {
+      this.reading = state.reading;
+      return;
+    }
+    // Another process's monotonic clock says nothing here: a step while no process watched
+    // (the app closed, killed, or the machine restarted) shows only as the offset moving
+    // against the estimate kept.
+    const e = this.current;
+    if (!state.reading || !e) return;
+    const j = { before: state.reading.local, ms: 0, unseen: true };
+    if (this.unsure) this.unsure.jumps.push(j);
+    else this.unsure = { jumps: [j], offsetMs: e.offsetMs, errorMs: e.errorMs };
   }
 
   /** The forward jumps not told apart yet: the last reading before each (oldest first). */
@@ -185,16 +200,25 @@ export class ServerClock {
   private decide(sentAt: number, lo: number, hi: number): void {
     const u = this.unsure;
     const last = u?.jumps[u.jumps.length - 1];
-    if (!u || !last || sentAt <= last.before) return;
+    // After the last jump (one no process saw came before this process: any answer is after
+    // it, though this clock may now read earlier than `before`).
+    if (!u || !last || (!last.unseen && sentAt <= last.before)) return;
     if (hi - lo > Math.min(...u.jumps.map((j) => Math.max(j.ms, JUMP_MS))) / 2) return;
     this.unsure = null;
     const total = u.jumps.reduce((n, j) => n + j.ms, 0);
     // Negative: the clock went back by that much meanwhile (a step back hidden in a sleep).
     const moved = Math.min(total, Math.round(u.offsetMs - (lo + hi) / 2));
     const tolerance = u.errorMs + (hi - lo) / 2 + 1;
-    let steps: number[] | null = null;
+    // A jump no process saw is the whole move of the offset, either way (beyond the estimate's
+    // error and drift); the jumps seen beside it, rarer still, are taken for sleeps.
+    const unseen = u.jumps.findIndex((j) => j.unseen);
+    const all = Math.round(u.offsetMs - (lo + hi) / 2);
+    let steps: number[] | null =
+      unseen < 0
+        ? null
+        : u.jumps.map((_, i) => (i === unseen && Math.abs(all) > tolerance ? all : 0));
     let bestError = tolerance;
-    for (let mask = 0; mask < 1 << Math.min(u.jumps.length, 10); mask++) {
+    for (let mask = 0; unseen < 0 && mask < 1 << Math.min(u.jumps.length, 10); mask++) {
       const pick = u.jumps.map((j, i) => (mask & (1 << i) ? j.ms : 0));
       const error = Math.abs(moved - pick.reduce((n, x) => n + x, 0));
       if (error <= bestError) [steps, bestError] = [pick, error];

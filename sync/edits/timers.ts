@@ -54,8 +54,20 @@ const PREFIX = 'edits.timer:';
 const KEY = (trackId: number) => `${PREFIX}${trackId}`;
 
 export const runningMs = (t: TimerTruthRecord, now: number): number =>
-  t.accumulatedMs +
-  (t.state === 'RUNNING' && t.runningSince !== null ? Math.max(0, now - t.runningSince) : 0);
+  Math.max(0, rawMs(t, now, true));
+
+/**
+ * The running time as this clock reads it. A part closed across a jump not told apart yet may
+ * read negative (set back while no process watched): kept so, it comes right when the jump
+ * is told (`restampTruths`); clamped, it would lose what the step took.
+ */
+const rawMs = (t: TimerTruthRecord, now: number, clampPart = false): number => {
+  const part = t.state === 'RUNNING' && t.runningSince !== null ? now - t.runningSince : 0;
+  return t.accumulatedMs + (clampPart ? Math.max(0, part) : part);
+};
+
+/** Whole seconds of a kept running time (never below 0, even while a jump is not told). */
+export const wholeSeconds = (ms: number): number => Math.floor(Math.max(0, ms) / 1000);
 
 const localIdsOf = (db: Sqlite, trackId: number): number[] =>
   (
@@ -105,7 +117,7 @@ export const timerTruth = (db: Sqlite, trackId: number, now: number): TimerTruth
     trackId: serverIdOf(db, 'timer', trackId) ?? trackId,
     state: t.state,
     startTime: t.startTime,
-    durationSeconds: Math.floor(runningMs(t, now) / 1000),
+    durationSeconds: wholeSeconds(runningMs(t, now)),
     endTime: t.endTime,
     billingStatus: t.billingStatus,
     notes: t.notes,
@@ -149,7 +161,10 @@ export const restampTruths = (db: Sqlite, jumps: readonly Jump[], now: number): 
       startTime: serverMoved(jumps, t.startTime),
       endTime: t.endTime === null ? null : serverMoved(jumps, t.endTime),
       runningSince: t.runningSince === null ? null : localMoved(jumps, t.runningSince),
-      accumulatedMs: Math.max(0, t.accumulatedMs - told.reduce((n, j) => n + j.ms, 0)),
+      // Raw while other jumps it crossed are still to be told.
+      accumulatedMs: ((ms) => (left.length > 0 ? ms : Math.max(0, ms)))(
+        t.accumulatedMs - told.reduce((n, j) => n + j.ms, 0),
+      ),
     };
     if (JSON.stringify(next) === r.value) continue;
     stmt(db, 'UPDATE replica_info SET value = ? WHERE key = ?').run(JSON.stringify(next), r.key);
@@ -164,9 +179,11 @@ export const restampTruths = (db: Sqlite, jumps: readonly Jump[], now: number): 
 const illegal = (move: string, t: TimerTruthRecord) =>
   new EditError(`cannot ${move} a ${t.state.toLowerCase()} timer`);
 
-export const pause = (t: TimerTruthRecord, at: number): TimerTruthRecord => {
+/** `acrossJumps`: the running part closes across jumps not told apart yet (kept raw). */
+export const pause = (t: TimerTruthRecord, at: number, acrossJumps = false): TimerTruthRecord => {
   if (t.state !== 'RUNNING') throw illegal('pause', t);
-  return { ...t, state: 'PAUSED', accumulatedMs: runningMs(t, at), runningSince: null };
+  const accumulatedMs = acrossJumps ? rawMs(t, at) : runningMs(t, at);
+  return { ...t, state: 'PAUSED', accumulatedMs, runningSince: null };
 };
 
 export const resume = (t: TimerTruthRecord, at: number): TimerTruthRecord => {
@@ -175,12 +192,17 @@ export const resume = (t: TimerTruthRecord, at: number): TimerTruthRecord => {
 };
 
 /** `serverOffsetMs`: the end is stamped in the server's clock, as the start is. */
-export const stop = (t: TimerTruthRecord, at: number, serverOffsetMs = 0): TimerTruthRecord => {
+export const stop = (
+  t: TimerTruthRecord,
+  at: number,
+  serverOffsetMs = 0,
+  acrossJumps = false,
+): TimerTruthRecord => {
   if (t.state === 'STOPPED') throw illegal('stop', t);
   return {
     ...t,
     state: 'STOPPED',
-    accumulatedMs: runningMs(t, at),
+    accumulatedMs: acrossJumps ? rawMs(t, at) : runningMs(t, at),
     runningSince: null,
     endTime:
       t.state === 'RUNNING' ? at + Math.round(serverOffsetMs) : t.startTime + t.accumulatedMs,
@@ -208,7 +230,7 @@ export const update = (
   const ms = body.durationSeconds * 1000;
   const common = { billingStatus: body.billingStatus, notes: body.notes ?? null };
   const same =
-    body.startTime === t.startTime && body.durationSeconds === Math.floor(runningMs(t, at) / 1000);
+    body.startTime === t.startTime && body.durationSeconds === wholeSeconds(runningMs(t, at));
   if (same) return { ...t, ...common };
   if (t.state === 'STOPPED')
     return {
@@ -275,7 +297,9 @@ export const writeTimerRow = (
   now: number,
 ): void => {
   const running = t.state === 'RUNNING' && t.runningSince !== null;
-  const observedAt = running ? (t.runningSince ?? now) - (t.accumulatedMs % 1000) : now;
+  const observedAt = running
+    ? (t.runningSince ?? now) - (Math.max(0, t.accumulatedMs) % 1000)
+    : now;
   stmt(
     db,
     `INSERT INTO timers (track_id, task_id, project_id, user_id, state, start_time, end_time, duration_seconds,
@@ -294,7 +318,7 @@ export const writeTimerRow = (
     state: t.state,
     start: t.startTime,
     end: t.endTime,
-    duration: Math.floor(t.accumulatedMs / 1000),
+    duration: wholeSeconds(t.accumulatedMs),
     billing: t.billingStatus,
     notes: t.notes,
     now,

@@ -274,3 +274,24 @@ describe('a jump just before an engine closes', () => {
     }
   });
 });
+
+describe('a jump while no process of the app ran', () => {
+  it('set back and asleep with the app closed: the sleep counts in a timer, the step not', async () => {
+    // The next engine runs in another process: nothing watched the clock meanwhile.
+    const origin = vi.spyOn(performance, 'timeOrigin', 'get');
+    try {
+      const seconds = await acrossTwoEngines(
+        () => {},
+        async (clock, server) => {
+          origin.mockReturnValue(1);
+          clock.offsetMs -= 3 * 60_000;
+          await admin(server, 'clock', { offsetMs: 60_000 });
+          clock.offsetMs += 60_000;
+        },
+      );
+      expect(seconds).toBe(61);
+    } finally {
+      origin.mockRestore();
+    }
+  });
+});

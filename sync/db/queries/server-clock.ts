@@ -41,7 +41,9 @@ const watch = z.object({
   reading: z.object({ local: z.number(), mono: z.number() }).nullable(),
   unsure: z
     .object({
-      jumps: z.array(z.object({ before: z.number(), ms: z.number() })),
+      jumps: z.array(
+        z.object({ before: z.number(), ms: z.number(), unseen: z.boolean().optional() }),
+      ),
       offsetMs: z.number(),
       errorMs: z.number(),
     })

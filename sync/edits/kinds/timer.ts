@@ -112,19 +112,19 @@ const moveTimer = (
   ctx: EditContext,
 ): EditResult => {
   const { id, truth } = knownTimer(db, c.trackId, ctx.now);
-  const moved =
-    c.kind === 'timer.pause'
-      ? timers.pause(truth, ctx.now)
-      : c.kind === 'timer.resume'
-        ? timers.resume(truth, ctx.now)
-        : timers.stop(truth, ctx.now, ctx.serverOffsetMs);
   // A running part closed across jumps of the clock not told apart yet from sleeps.
   const since = truth.state === 'RUNNING' ? truth.runningSince : null;
   const across = since === null ? [] : (ctx.clockUnsure ?? []).filter((b) => b >= since);
-  const next =
-    across.length > 0
-      ? { ...moved, acrossJumps: [...new Set([...(moved.acrossJumps ?? []), ...across])] }
-      : moved;
+  const crossing = across.length > 0;
+  const moved =
+    c.kind === 'timer.pause'
+      ? timers.pause(truth, ctx.now, crossing)
+      : c.kind === 'timer.resume'
+        ? timers.resume(truth, ctx.now)
+        : timers.stop(truth, ctx.now, ctx.serverOffsetMs, crossing);
+  const next = crossing
+    ? { ...moved, acrossJumps: [...new Set([...(moved.acrossJumps ?? []), ...across])] }
+    : moved;
   const operationId = moveOps[c.kind];
   const body = { ...checkBody(operationId, {}), at: ctx.now };
   timers.writeTruth(db, id, next);
@@ -239,7 +239,7 @@ const updateTimer = (db: Sqlite, c: EditOf<'timer.update'>, ctx: EditContext): E
     billingStatus: truth.billingStatus,
     notes: truth.notes,
     startTime: truth.startTime,
-    durationSeconds: Math.floor(timers.runningMs(truth, ctx.now) / 1000),
+    durationSeconds: timers.wholeSeconds(timers.runningMs(truth, ctx.now)),
     ...c.patch,
   });
   timers.writeTruth(
@@ -298,7 +298,7 @@ export const foldTimerRow = (
           billingStatus: (body.billingStatus as BillingStatus | undefined) ?? t.billingStatus,
           notes: typeof body.notes === 'string' ? body.notes : null,
           startTime: numOrNull(body.startTime) ?? t.startTime,
-          durationSeconds: numOrNull(body.durationSeconds) ?? Math.floor(t.accumulatedMs / 1000),
+          durationSeconds: numOrNull(body.durationSeconds) ?? timers.wholeSeconds(t.accumulatedMs),
         },
         at,
       );
