@@ -137,9 +137,13 @@ const undone = async (
       const ent = model.entities.get(key);
       const written = (f: string) => (ent?.fields.get(f as Field)?.writes.length ?? 0) > 0;
       // A pull may land between the read before the undo and the undo itself: a writer's
-      // value there at the undo is a change since, kept.
-      const theirs = (f: string, v: Value) =>
-        ent?.fields.get(f as Field)?.writes.some((w) => w.value === v) ?? false;
+      // value there at the undo is a change since, kept. Since the step's set: one the writer
+      // made before it is the value the step replaced, which the undo sets back.
+      const theirs = (f: string, v: Value) => {
+        const h = ent?.fields.get(f as Field);
+        const setAt = h?.sets.findLast((x) => x.value === e.values[f])?.at ?? -Infinity;
+        return h?.writes.some((w) => w.value === v && w.at > setAt) ?? false;
+      };
       const back: Record<string, Value> = {};
       for (const [f, set] of Object.entries(e.values)) {
         const was = valueIn(before, f);
