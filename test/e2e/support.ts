@@ -1,6 +1,8 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { localEndpoint } from '../../main/bridge/endpoint';
 import { createServices, type Services } from '../../main/services/services';
 import { fileTokenVault } from '../../main/services/token-vault';
@@ -14,15 +16,64 @@ export const repoRoot = resolve(import.meta.dirname, '../..');
 export const distDir = join(repoRoot, 'renderer/dist');
 export const resultsDir = join(repoRoot, 'test-results');
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** One name per `vitest run` (vitest.config.ts), the same in every worker. */
+    runId: string;
+  }
+}
+
 let built: Promise<void> | null = null;
 
-/** Builds the renderer once per test process (vite, the same build as `npm run build:renderer`). */
+/**
+ * Builds the renderer (vite, the same build as `npm run build:renderer`) once per test run:
+ * files run in two workers, and two builds into one folder would pull it from under a page.
+ * The first file to get here builds; the others wait for its mark. Outside a run (no run id)
+ * each process builds.
+ */
 export const buildRenderer = (): Promise<void> => {
-  built ??= (async () => {
-    const { build } = await import('vite');
-    await build({ configFile: join(repoRoot, 'renderer/vite.config.ts'), logLevel: 'error' });
-  })();
+  built ??= buildOnce(runId());
   return built;
+};
+
+/** This run's id; none outside vitest (bench/ui.ts imports this module too). */
+const runId = (): string | undefined => {
+  try {
+    return inject('runId');
+  } catch {
+    return undefined;
+  }
+};
+
+const build = async () => {
+  const { build } = await import('vite');
+  await build({ configFile: join(repoRoot, 'renderer/vite.config.ts'), logLevel: 'error' });
+};
+
+const buildOnce = async (run: string | undefined): Promise<void> => {
+  if (!run) return build();
+  const mark = join(tmpdir(), `worktray-renderer-${run}.built`);
+  const lock = join(tmpdir(), `worktray-renderer-${run}.lock`);
+  try {
+    mkdirSync(lock);
+  } catch {
+    // Another worker builds: its mark says when it is done; its lock gone without it, it failed.
+    for (const end = Date.now() + 180_000; Date.now() < end; ) {
+      if (existsSync(mark)) return;
+      if (!existsSync(lock)) {
+        if (existsSync(mark)) return;
+        throw new Error('the renderer build of another test file failed');
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('timed out waiting for the renderer build of another test file');
+  }
+  try {
+    await build();
+    writeFileSync(mark, '');
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 };
 
 export const chromiumArgs = [
