@@ -1,6 +1,7 @@
 /** The history's rows: steps (undo stack: undone = 0; redo stack: undone = 1) and id moves. */
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
+import { currentId } from '../edits/state';
 import type { EntityKind } from '../outbox';
 import type { Entry, StoredStep } from './types';
 
@@ -72,14 +73,19 @@ export const markStep = (db: Sqlite, stepId: number, undone: boolean, entries?: 
     stmt(db, 'UPDATE history_steps SET undone = ? WHERE step_id = ?').run(undone ? 1 : 0, stepId);
 };
 
-/** The entity a step named as `from` is `to` now (made again by a redo or a recreate). */
+/**
+ * The entity a step named as `from` is `to` now (made again by a redo or a recreate). Under
+ * its server id too, when `from` is a local id that got one: a later step (a redo since) may
+ * name it so, and resolveId follows a local id to its server id, never back.
+ */
 export const noteMoved = (db: Sqlite, kind: EntityKind, from: number, to: number): void => {
-  if (from === to) return;
-  stmt(db, 'INSERT OR REPLACE INTO history_ids (kind, from_id, to_id) VALUES (?, ?, ?)').run(
-    kind,
-    from,
-    to,
-  );
+  for (const old of new Set([from, currentId(db, kind, from)]))
+    if (old !== to)
+      stmt(db, 'INSERT OR REPLACE INTO history_ids (kind, from_id, to_id) VALUES (?, ?, ?)').run(
+        kind,
+        old,
+        to,
+      );
 };
 
 export const movedTo = (db: Sqlite, kind: EntityKind, from: number): number | undefined =>
