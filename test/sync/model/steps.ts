@@ -134,7 +134,9 @@ const fieldEdit = async (run: CaseRun, act: { a: FieldEdit; i: number; n: number
       if (!e || !f) return;
       const field = cfKey(f.fieldId);
       const n = ++run.n;
-      const set = f.type === 'TEXT' ? `${prefix}v${n}` : n;
+      // Never a value the field may hold already (an edit that changes nothing is no step):
+      // the seed's is 7, the second client's negative.
+      const set = f.type === 'TEXT' ? `${prefix}v${n}` : 1_000 + n;
       const raw = act.n % 3 === 0 && model.userValue(e.key, field) !== null ? null : set;
       const value = raw === null ? null : JSON.stringify(raw);
       return taskSet(run, e, field, value, {
