@@ -68,6 +68,7 @@ it('a launch that finds the lock taken says so in the log and quits', async () =
   const s = await launch('lock', { lockTaken: true });
   expect(s.calls).toEqual([
     'registerSchemesAsPrivileged ready=false',
+    'appendSwitch enable-features GlobalShortcutsPortal ready=false',
     `setPath userData ${path.join(base, 'lock', 'user-data')}-dev`,
     'requestSingleInstanceLock',
     'quit',
