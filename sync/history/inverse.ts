@@ -176,11 +176,14 @@ const undoDelete = (io: UndoIo, e: DeleteEntry) => {
     io.touched.add(entityKey(e.entity, id));
     // The rollback gives the server's copy; edits of the user's queued before the delete
     // (which the delete replaced) come back as one update.
+    // A keyed list goes item by item, as an update names them: an item cleared then is
+    // cleared again (a whole list would keep every item it does not name).
     const now = entityState(db, e.entity, id);
     if (e.state && now) {
+      const [was, is] = spreadItems([e.state, now]).map((o) => o ?? {}) as [JsonObject, JsonObject];
       const diff: JsonObject = {};
-      for (const [k, v] of Object.entries(e.state)) if (!same(now[k], v)) diff[k] = v;
-      if (Object.keys(diff).length > 0) setBack(io, e.entity, id, diff);
+      for (const [k, v] of Object.entries(was)) if (!same(is[k], v)) diff[k] = v ?? null;
+      if (Object.keys(diff).length > 0) setBack(io, e.entity, id, gatherPatch(diff));
     }
     return;
   }

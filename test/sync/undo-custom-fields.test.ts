@@ -58,3 +58,43 @@ describe('undo of a custom field set', () => {
     ).toEqual(values);
   });
 });
+
+describe('undo of a delete queued after a custom field was cleared', () => {
+  it('keeps the field cleared: the queued edits come back item by item', async () => {
+    const { server, engine } = await setUp();
+    const db = engine.replica.db;
+    // A task with a value for a field (the demo gives some).
+    const pick = db
+      .prepare(
+        `SELECT v.task_id AS taskId, v.field_id AS fieldId FROM custom_field_values v
+         JOIN tasks t ON t.task_id = v.task_id WHERE t.task_id > 0 AND t.parent_task_id IS NULL
+         LIMIT 1`,
+      )
+      .get() as { taskId: number; fieldId: number };
+    const serverValue = () =>
+      server.deps.db
+        .prepare('SELECT value FROM custom_field_values WHERE task_id = ? AND field_id = ?')
+        .pluck()
+        .get(pick.taskId, pick.fieldId);
+    expect(serverValue()).toBeDefined();
+    // Nothing is sent until the undo: the delete cannot have reached the server.
+    engine.pause();
+    engine.edit({
+      kind: 'task.update',
+      taskId: pick.taskId,
+      patch: { customFieldValues: [{ taskCustomFieldId: pick.fieldId, value: null }] },
+    });
+    engine.edit({ kind: 'task.delete', taskId: pick.taskId });
+    expect(engine.undo()?.kind).toBe('task.delete');
+    const replicaValue = () =>
+      db
+        .prepare('SELECT value FROM custom_field_values WHERE task_id = ? AND field_id = ?')
+        .pluck()
+        .get(pick.taskId, pick.fieldId);
+    expect(replicaValue()).toBeUndefined();
+    engine.resume();
+    await settle(engine);
+    expect(replicaValue()).toBeUndefined();
+    expect(serverValue()).toBeUndefined();
+  });
+});
