@@ -204,6 +204,36 @@ describe('ServerClock', () => {
       expect(steps.slice(1).flatMap((s) => s.jumps.filter((j) => j.ms !== 0))).toEqual([]);
       expect(c.unsureJumps()).toEqual([]);
     });
+
+    // Seed 555926610: a timer started after a 2 s step and an answer stamped to the second
+    // (an HTTP Date) began 733 ms early on the server: that answer alone made the estimate.
+    it('forward, an answer too coarse to tell it that disagrees: set aside till a precise one', () => {
+      const { c, at, steps } = jumping();
+      at.mono = 100;
+      c.noteLocal(1_104 + 2_000);
+      // The server's clock as it was (a step): 601_115 at the answer, stamped 601_000.
+      c.observe({ sentAt: 3_110, receivedAt: 3_120, serverTime: 601_000, precisionMs: 1000 });
+      expect(steps).toEqual([]);
+      expect(c.unsureJumps()).toEqual([1_004]);
+      // Still taken for a sleep: a time stamped now is moved when the step is told.
+      expect(c.toServer(3_120)).toBeCloseTo(603_120, -1);
+      c.observe({ sentAt: 3_200, receivedAt: 3_202, serverTime: 601_201, precisionMs: 1 });
+      expect(steps).toEqual([
+        { jumps: [{ before: 1_004, ms: 2_000, windowFrom: 1_004 + 600_000 + 1_000 }] },
+      ]);
+      expect(c.toServer(3_202)).toBeCloseTo(601_202, -1);
+    });
+
+    it('forward, a coarse answer that agrees is taken: the precise samples hold', () => {
+      const { c, at } = jumping();
+      at.mono = 100;
+      c.noteLocal(1_104 + 2_000);
+      // A sleep: the server's clock went on, 603_115 at the answer, stamped 603_000.
+      c.observe({ sentAt: 3_110, receivedAt: 3_120, serverTime: 603_000, precisionMs: 1000 });
+      expect(c.unsureJumps()).toEqual([1_004]);
+      expect(c.toServer(3_120)).toBeCloseTo(603_120, -1);
+      expect(c.estimate()?.errorMs).toBeLessThan(10);
+    });
   });
 });
 

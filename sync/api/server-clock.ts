@@ -196,14 +196,16 @@ export class ServerClock {
    * back by as much as some of them add up to: those are steps, the others sleeps (none moved
    * it: all slept). Moved by another amount, a jump was part sleep and part step (two, with no
    * reading between; the step may be back): the step is the move, taken from the latest jumps.
+   * False: the sample is too coarse to tell them (an HTTP Date, to the second, after a jump
+   * of a few seconds).
    */
-  private decide(sentAt: number, lo: number, hi: number): void {
+  private decide(sentAt: number, lo: number, hi: number): boolean {
     const u = this.unsure;
     const last = u?.jumps[u.jumps.length - 1];
     // After the last jump (one no process saw came before this process: any answer is after
     // it, though this clock may now read earlier than `before`).
-    if (!u || !last || (!last.unseen && sentAt <= last.before)) return;
-    if (hi - lo > Math.min(...u.jumps.map((j) => Math.max(j.ms, JUMP_MS))) / 2) return;
+    if (!u || !last || (!last.unseen && sentAt <= last.before)) return true;
+    if (hi - lo > Math.min(...u.jumps.map((j) => Math.max(j.ms, JUMP_MS))) / 2) return false;
     this.unsure = null;
     const total = u.jumps.reduce((n, j) => n + j.ms, 0);
     // Negative: the clock went back by that much meanwhile (a step back hidden in a sleep).
@@ -243,6 +245,7 @@ export class ServerClock {
         windowFrom: j.before + u.offsetMs + Math.round(j.ms / 2),
       })),
     });
+    return true;
   }
 
   /** One answer's timing. Samples that make no sense (received before sent) are ignored. */
@@ -253,7 +256,13 @@ export class ServerClock {
     this.noteLocal(receivedAt);
     const lo = serverTime - receivedAt - precisionMs;
     const hi = serverTime - sentAt + precisionMs;
-    this.decide(sentAt, lo, hi);
+    // While a jump is not told apart, the estimate keeps to the sleep it is taken for: a
+    // coarse answer that disagrees would drop the precise samples for an estimate as wide as
+    // its stamp, and times stamped on that would be neither the old offset's (which a step
+    // told later moves) nor the new one's (seed 555926610).
+    const e = this.current;
+    const against = e !== null && (lo > e.offsetMs + e.errorMs || hi < e.offsetMs - e.errorMs);
+    if (!this.decide(sentAt, lo, hi) && against) return;
     this.samples.push({ lo, hi, at: receivedAt });
     if (this.samples.length > MAX_SAMPLES) this.samples.shift();
     let low = -Infinity;
