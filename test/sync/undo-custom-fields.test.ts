@@ -23,11 +23,13 @@ describe('undo of a custom field set', () => {
          LIMIT 1`,
       )
       .get() as { taskId: number; fieldId: number };
-    const serverValue = () =>
-      server.deps.db
+    // The field's value on either side: the server's store and the replica share the table.
+    const valueIn = (store: typeof db) =>
+      store
         .prepare('SELECT value FROM custom_field_values WHERE task_id = ? AND field_id = ?')
         .pluck()
         .get(pick.taskId, pick.fieldId);
+    const serverValue = () => valueIn(server.deps.db);
     const values = server.deps.db
       .prepare(
         'SELECT field_id, value FROM custom_field_values WHERE task_id = ? ORDER BY field_id',
@@ -71,11 +73,13 @@ describe('undo of a delete queued after a custom field was cleared', () => {
          LIMIT 1`,
       )
       .get() as { taskId: number; fieldId: number };
-    const serverValue = () =>
-      server.deps.db
+    // The field's value on either side: the server's store and the replica share the table.
+    const valueIn = (store: typeof db) =>
+      store
         .prepare('SELECT value FROM custom_field_values WHERE task_id = ? AND field_id = ?')
         .pluck()
         .get(pick.taskId, pick.fieldId);
+    const serverValue = () => valueIn(server.deps.db);
     expect(serverValue()).toBeDefined();
     // Nothing is sent until the undo: the delete cannot have reached the server.
     engine.pause();
@@ -86,11 +90,7 @@ describe('undo of a delete queued after a custom field was cleared', () => {
     });
     engine.edit({ kind: 'task.delete', taskId: pick.taskId });
     expect(engine.undo()?.kind).toBe('task.delete');
-    const replicaValue = () =>
-      db
-        .prepare('SELECT value FROM custom_field_values WHERE task_id = ? AND field_id = ?')
-        .pluck()
-        .get(pick.taskId, pick.fieldId);
+    const replicaValue = () => valueIn(db);
     expect(replicaValue()).toBeUndefined();
     engine.resume();
     await settle(engine);
