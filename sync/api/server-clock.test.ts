@@ -224,6 +224,44 @@ describe('ServerClock', () => {
       expect(c.toServer(3_202)).toBeCloseTo(601_202, -1);
     });
 
+    it('forward, part sleep and part step: a coarse answer does not measure the step', () => {
+      const { c, at, steps } = jumping();
+      at.mono = 100;
+      // Slept a minute, and the clock was set 2 s forward on waking, before any reading.
+      c.noteLocal(1_104 + 62_000);
+      // An HTTP Date, to the second: the step it would measure is 2_106 ± 1_000.
+      c.observe({ sentAt: 63_104, receivedAt: 63_106, serverTime: 661_000, precisionMs: 1000 });
+      expect(steps).toEqual([]);
+      expect(c.unsureJumps()).toEqual([1_004]);
+      expect(c.estimate()?.offsetMs).toBeCloseTo(600_001, -1);
+      c.observe({ sentAt: 63_200, receivedAt: 63_202, serverTime: 661_201, precisionMs: 1 });
+      expect(steps.map((s) => s.jumps.map((j) => j.ms))).toEqual([[2_000]]);
+      expect(c.toServer(63_202)).toBeCloseTo(661_202, -1);
+    });
+
+    it('forward, only coarse answers: the eighth set aside in a row, the next is taken', () => {
+      const { c, at, steps } = jumping();
+      at.mono = 100;
+      c.noteLocal(1_104 + 62_000);
+      // A server that stamps only to the second: 598_000 ahead now, each answer 1 s apart.
+      const coarse = (sent: number) => {
+        at.mono = 100 + sent - 63_104;
+        c.observe({
+          sentAt: sent,
+          receivedAt: sent + 2,
+          serverTime: sent + 597_896,
+          precisionMs: 1000,
+        });
+      };
+      for (let i = 0; i < 8; i++) coarse(63_104 + i * 1_000);
+      expect(steps).toEqual([]);
+      expect(c.unsureJumps()).toEqual([1_004]);
+      coarse(71_104);
+      expect(c.unsureJumps()).toEqual([]);
+      expect(steps).toHaveLength(1);
+      expect(Math.abs((c.estimate()?.offsetMs ?? 0) - 598_000)).toBeLessThanOrEqual(1_000);
+    });
+
     it('forward, a coarse answer that agrees is taken: the precise samples hold', () => {
       const { c, at } = jumping();
       at.mono = 100;

@@ -78,6 +78,15 @@ export interface WatchState {
 /** A jump of this machine's clock against the monotonic one at least this large is one. */
 export const JUMP_MS = 1_000;
 
+/**
+ * An answer measures a move of the offset that no whole jump explains (part sleep, part
+ * step) only when its window is at most this wide: ±50 ms.
+ */
+const MEASURE_MS = 100;
+
+/** Answers too coarse to tell a jump set aside in a row before one is taken all the same. */
+const TELL_ANYWAY = 8;
+
 /** How many recent samples are kept. */
 const MAX_SAMPLES = 64;
 /**
@@ -96,6 +105,8 @@ export class ServerClock {
   private reading: { local: number; mono: number } | null = null;
   /** Forward jumps not told apart yet (oldest first), with the estimate before them. */
   private unsure: WatchState['unsure'] = null;
+  /** Answers set aside in a row as too coarse to tell the jumps not told apart (`decide`). */
+  private setAside = 0;
 
   /** `monotonic`: a clock that never jumps (null: readings are not checked, as in tests). */
   constructor(private readonly monotonic: (() => number) | null = () => performance.now()) {}
@@ -197,7 +208,9 @@ export class ServerClock {
    * it: all slept). Moved by another amount, a jump was part sleep and part step (two, with no
    * reading between; the step may be back): the step is the move, taken from the latest jumps.
    * False: the sample is too coarse to tell them (an HTTP Date, to the second, after a jump
-   * of a few seconds).
+   * of a few seconds, or after one of part sleep and part step); the `TELL_ANYWAY`th such in a
+   * row is taken all the same, as well as it can be (a server that stamps only to the second,
+   * a link slower than the jump, would tell nothing else).
    */
   private decide(sentAt: number, lo: number, hi: number): boolean {
     const u = this.unsure;
@@ -205,8 +218,10 @@ export class ServerClock {
     // After the last jump (one no process saw came before this process: any answer is after
     // it, though this clock may now read earlier than `before`).
     if (!u || !last || (!last.unseen && sentAt <= last.before)) return true;
-    if (hi - lo > Math.min(...u.jumps.map((j) => Math.max(j.ms, JUMP_MS))) / 2) return false;
-    this.unsure = null;
+    const anyway = this.setAside >= TELL_ANYWAY;
+    const width = hi - lo;
+    if (!anyway && width > Math.min(...u.jumps.map((j) => Math.max(j.ms, JUMP_MS))) / 2)
+      return false;
     const total = u.jumps.reduce((n, j) => n + j.ms, 0);
     // Negative: the clock went back by that much meanwhile (a step back hidden in a sleep).
     const moved = Math.min(total, Math.round(u.offsetMs - (lo + hi) / 2));
@@ -225,6 +240,11 @@ export class ServerClock {
       const error = Math.abs(moved - pick.reduce((n, x) => n + x, 0));
       if (error <= bestError) [steps, bestError] = [pick, error];
     }
+    // A move no whole jump explains is measured: only as well as the answer is precise.
+    const measured = !steps || (unseen >= 0 && steps.some((x) => x !== 0));
+    if (measured && !anyway && width > MEASURE_MS) return false;
+    this.unsure = null;
+    this.setAside = 0;
     if (!steps) {
       let left = moved;
       steps = u.jumps
@@ -262,7 +282,10 @@ export class ServerClock {
     // told later moves) nor the new one's (seed 555926610).
     const e = this.current;
     const against = e !== null && (lo > e.offsetMs + e.errorMs || hi < e.offsetMs - e.errorMs);
-    if (!this.decide(sentAt, lo, hi) && against) return;
+    if (!this.decide(sentAt, lo, hi) && against) {
+      this.setAside++;
+      return;
+    }
     this.samples.push({ lo, hi, at: receivedAt });
     if (this.samples.length > MAX_SAMPLES) this.samples.shift();
     let low = -Infinity;
