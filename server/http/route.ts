@@ -280,7 +280,7 @@ export const createRouter = (
  * A download's Content-Disposition: the name as RFC 5987 UTF-8, plus a quoted fallback for old
  * clients that keeps only printable ASCII without quotes, backslashes or semicolons.
  */
-export const contentDisposition = (fileName: string): string => {
+const contentDisposition = (fileName: string): string => {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\;]/g, '_');
   const encoded = encodeURIComponent(fileName).replace(
     /['()*]/g,
