@@ -10,7 +10,7 @@ import type { SortKey } from './table-columns';
 /** How a list's rows are grouped: by status when asked; My tasks by due day otherwise. */
 export type Grouping = 'status' | 'due' | null;
 
-export const groupingOf = (scope: BridgeTaskScope, groupByStatus: boolean): Grouping =>
+const groupingOf = (scope: BridgeTaskScope, groupByStatus: boolean): Grouping =>
   groupByStatus ? 'status' : scope.kind === 'my' ? 'due' : null;
 
 /** The sort the list is read with: a grouped list sorts by what it groups by first. */
