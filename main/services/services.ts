@@ -87,7 +87,6 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     'tasks.list': (i) => door().listTasks(i),
     'tasks.detail': (i) => door().taskDetail(i.taskId),
     'tasks.search': (i) => door().searchTasks(i),
-    'tasks.myTasks': (i) => door().myTasks(i.limit),
     'tasks.statusCounts': (i) => door().statusCounts(i.scope),
 
     'spaces.tree': () => door().spacesTree(),

@@ -29,14 +29,13 @@ import {
 } from './project-views';
 import { spaceOverviewView } from './space-views';
 import { statusView } from './status';
-import { listTasks, myTasksView, searchView, statusCountsView, taskDetailView } from './task-views';
+import { listTasks, searchView, statusCountsView, taskDetailView } from './task-views';
 
 export interface EngineDoor {
   // ---- reads, one per view
   listTasks(input: Input<'tasks.list'>): Answer<'tasks.list'>;
   taskDetail(taskId: number): Answer<'tasks.detail'>;
   searchTasks(input: Input<'tasks.search'>): Answer<'tasks.search'>;
-  myTasks(limit: number): Answer<'tasks.myTasks'>;
   statusCounts(scope: BridgeTaskScope): Answer<'tasks.statusCounts'>;
   spacesTree(): Answer<'spaces.tree'>;
   spacesNav(): Answer<'spaces.nav'>;
@@ -113,7 +112,6 @@ export const openDoor = (engine: SyncEngine, options: DoorOptions): EngineDoor =
     listTasks: (input) => listTasks(ctx(), input),
     taskDetail: (taskId) => taskDetailView(ctx(), taskId),
     searchTasks: (input) => searchView(ctx(), input),
-    myTasks: (limit) => myTasksView(ctx(), limit),
     statusCounts: (scope) => statusCountsView(ctx(), scope),
     spacesTree: () => spacesTree(ctx()),
     spacesNav: () => spacesNav(ctx()),

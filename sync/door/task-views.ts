@@ -1,4 +1,4 @@
-/** The task views: a list window, a task's detail, search, My tasks and status counts. */
+/** The task views: a list window, a task's detail, search and status counts. */
 import type { Task } from '../../shared/api/tasks';
 import type { BridgeTaskScope } from '../../shared/bridge';
 import type { TaskFilter } from '../../shared/filters';
@@ -6,7 +6,7 @@ import type { Sqlite } from '../db/open';
 import { highlightSegments, searchTasks } from '../db/queries/search';
 import { dueGroupCounts, type TaskPath, taskPaths } from '../db/queries/task-context';
 import { ownedTaskIds, type TaskScope, taskWhere, taskWindow } from '../db/queries/tasks-read';
-import { myTasks, statusCounts, taskDetail } from '../db/queries/views';
+import { statusCounts, taskDetail } from '../db/queries/views';
 import type { Answer, Input, ViewContext } from './context';
 import { withMark, withMarks } from './marks';
 
@@ -115,16 +115,6 @@ export const searchView = (
         status: h.status,
         completed: h.completed,
       })),
-  };
-};
-
-export const myTasksView = (ctx: ViewContext, limit: number): Answer<'tasks.myTasks'> => {
-  const m = myTasks(ctx.db, ctx.userId, ctx.now, { limit });
-  return {
-    overdue: marked(ctx.db, m.overdue),
-    today: marked(ctx.db, m.today),
-    upcoming: marked(ctx.db, m.upcoming),
-    counts: m.counts,
   };
 };
 
