@@ -91,20 +91,6 @@ export const taskMethods = {
     }),
     z.object({ hits: z.array(searchHit) }),
   ),
-  /** Open tasks the user owns: overdue, due today, due in the next 7 days. */
-  'tasks.myTasks': method(
-    z.strictObject({ limit: z.number().int().min(1).max(200).default(20) }),
-    z.object({
-      overdue: z.array(taskRow),
-      today: z.array(taskRow),
-      upcoming: z.array(taskRow),
-      counts: z.object({
-        overdue: z.number().int(),
-        today: z.number().int(),
-        upcoming: z.number().int(),
-      }),
-    }),
-  ),
   /** Tasks per status in a scope: statuses come from the data, open ones first. */
   'tasks.statusCounts': method(
     z.strictObject({ scope: taskScope }),

@@ -246,6 +246,8 @@ beforeAll(() => {
       }
     },
     on: (listener) => {
+      // The page subscribes to every event (renderer/bridge/transports.ts).
+      if (typeof listener !== 'function') throw new Error('the page never asks for one event');
       host.listeners.push(listener);
       return () => host.listeners.splice(host.listeners.indexOf(listener), 1);
     },
