@@ -1,11 +1,5 @@
 import type { UserRef } from '../../../shared/api/common';
-
-/**
- * Mentions in comment text: `@` followed by the person's email (`@bob@example.com`), as the
- * service writes and reads them (server/store/notify.ts; the spec shows no comment fields).
- * The email's own `@` belongs to it; a dot that ends the sentence does not.
- */
-const MENTION = /(^|[^A-Za-z0-9._%+-])@([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)/g;
+import { mentionsIn } from '../../../shared/mentions';
 
 export type TextPart = { text: string } | { mention: UserRef; written: string };
 
@@ -20,10 +14,7 @@ export function mentionParts(text: string, people: readonly UserRef[]): TextPart
   const parts: TextPart[] = [];
   let plain = '';
   let at = 0;
-  for (const m of text.matchAll(MENTION)) {
-    const lead = m[1] ?? '';
-    const email = (m[2] ?? '').replace(/\.+$/, '');
-    const start = (m.index ?? 0) + lead.length;
+  for (const { email, at: start } of mentionsIn(text)) {
     const person = byEmail.get(email.toLowerCase());
     if (!person) continue;
     plain += text.slice(at, start);
