@@ -48,7 +48,6 @@ export const taskDetail = z.object({
   /** Failed or conflicting edits of this task and its checklist/attachments/timers. */
   failedEdits: z.array(failedEdit),
 });
-export type TaskDetailView = z.infer<typeof taskDetail>;
 
 export const searchHit = z.object({
   taskId: entityId,
@@ -61,7 +60,6 @@ export const searchHit = z.object({
   status: z.string().nullable(),
   completed: z.boolean(),
 });
-export type SearchHit = z.infer<typeof searchHit>;
 
 export const statusCount = z.object({
   status: z.string().nullable(),

@@ -37,7 +37,6 @@ export const customFieldConditionNames = [
 export type CustomFieldConditionName = (typeof customFieldConditionNames)[number];
 
 export type TextConditionName = (typeof textConditionNames)[number];
-export type DateConditionName = (typeof dateConditionNames)[number];
 export type NoValueConditionName =
   | (typeof emptyConditionNames)[number]
   | (typeof dayConditionNames)[number];

@@ -14,7 +14,7 @@ const groupingOf = (scope: BridgeTaskScope, groupByStatus: boolean): Grouping =>
   groupByStatus ? 'status' : scope.kind === 'my' ? 'due' : null;
 
 /** The sort the list is read with: a grouped list sorts by what it groups by first. */
-export const effectiveSort = (sort: SortKey[], grouping: Grouping): SortKey[] =>
+const effectiveSort = (sort: SortKey[], grouping: Grouping): SortKey[] =>
   grouping === 'status'
     ? [{ property: 'status', direction: 'asc' }, ...sort.filter((s) => s.property !== 'status')]
     : grouping === 'due'

@@ -23,7 +23,6 @@ import {
   useVirtualRows,
 } from './task-table-hooks';
 
-export type { SortKey } from './table-columns';
 
 export interface TaskTableProps {
   scope: BridgeTaskScope;
