@@ -7,18 +7,32 @@
  */
 import type { Sqlite } from '../db/open';
 import { type EntityKind, kindSpec, type MutationKind } from '../outbox';
-import { type EffectRow, effectOf } from './kinds';
 import { asObject } from './kinds/json';
+import type { Effect, EffectRow, EntityModules } from './kinds/types';
 import { currentId } from './state';
 
-export type { EffectRow } from './kinds';
+export type { EffectRow } from './kinds/types';
+
+/** The local effect of a row of an edit kind: its entity module's. */
+const effectOf = (modules: EntityModules, kind: MutationKind): Effect =>
+  (modules[kindSpec(kind).entity].kinds as Record<string, { effect: Effect }>)[kind]?.effect ??
+  missing(kind);
+
+const missing = (kind: string): never => {
+  throw new TypeError(`no module holds the edit kind ${kind}`);
+};
 
 /**
  * Applies a row's effect. Returns false when there was nothing to apply it to (an update of
  * a row the replica no longer holds).
  */
-export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
-  effectOf(row.kind)(db, {
+export const applyEffect = (
+  modules: EntityModules,
+  db: Sqlite,
+  row: EffectRow,
+  now: number,
+): boolean =>
+  effectOf(modules, row.kind)(db, {
     row,
     id: currentId(db, kindSpec(row.kind).entity, row.entityId),
     body: asObject(row.body),
@@ -30,8 +44,15 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
   });
 
 /** The replica without an entity, as its delete leaves it (its parent's counts kept right). */
-export const applyDeleteEffect = (db: Sqlite, entity: EntityKind, id: number, now: number) =>
+export const applyDeleteEffect = (
+  modules: EntityModules,
+  db: Sqlite,
+  entity: EntityKind,
+  id: number,
+  now: number,
+) =>
   applyEffect(
+    modules,
     db,
     {
       kind: `${entity}.delete` satisfies MutationKind,

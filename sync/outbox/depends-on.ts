@@ -2,6 +2,7 @@
  * `depends_on`: the entity keys an outbox row names. A local (negative) key blocks the row
  * until it is mapped; a delete is not sent while an earlier row names the entity it deletes.
  */
+import { containersOf } from '../db/entity-rows';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { canonicalKey, referencedIds } from './local-ids';
@@ -34,18 +35,7 @@ const taskOfTimer = (db: Sqlite, trackId: number): EntityKey | null => {
  */
 const holdersOf = (db: Sqlite, key: EntityKey): EntityKey[] => {
   const { kind, id } = parseEntityKey(key);
-  const row =
-    kind === 'task'
-      ? (stmt(
-          db,
-          'SELECT project_id AS project, space_id AS space FROM tasks WHERE task_id = ?',
-        ).get(id) as { project: number | null; space: number | null } | undefined)
-      : kind === 'project'
-        ? (stmt(
-            db,
-            'SELECT NULL AS project, space_id AS space FROM projects WHERE project_id = ?',
-          ).get(id) as { project: null; space: number | null } | undefined)
-        : undefined;
+  const row = containersOf(db, kind, id);
   if (!row) return [];
   return [
     ...(row.project === null ? [] : [canonicalKey(db, 'project', row.project)]),
