@@ -153,6 +153,17 @@ export const entityRows: Readonly<Record<EntityKind, EntityRows>> = {
   notification: { column: 'notification_id', tables: ['notifications'], modifiedTime: false },
 };
 
+/**
+ * Tasks whose counts restored rows may change: those they hang on, and the restored tasks
+ * themselves (their copied counts may include rows made offline since).
+ */
+export const countedTasks = (rows: RowSet): number[] =>
+  [
+    ...(rows.checklist_items ?? []).map((r) => r.task_id),
+    ...(rows.attachments ?? []).map((r) => r.task_id),
+    ...(rows.tasks ?? []).flatMap((r) => [r.parent_task_id, r.task_id]),
+  ].filter((v): v is number => typeof v === 'number');
+
 /** What one entity's row hangs on, by kind (null: nothing, or no such row). */
 export interface Holders {
   task?: number | null;

@@ -6,6 +6,8 @@
  * gone on the server: it goes here too (its base would show it again, and the pull that
  * deleted it is past).
  */
+
+import { countedTasks } from '../db/entity-rows';
 import type { Sqlite } from '../db/open';
 import { writeTx } from '../db/write-tx';
 import {
@@ -46,16 +48,6 @@ const removeCreated = (modules: EntityModules, db: Sqlite, row: QueuedMutation, 
   for (const one of ids) removeGone(modules, db, kind, currentId(db, kind, one), now);
 };
 
-/**
- * Tasks whose counts the restored rows may change: those they hang on, and the restored tasks
- * themselves (their copied counts may include rows made offline since).
- */
-const countedTasks = (rows: Record<string, Record<string, unknown>[]>): unknown[] => [
-  ...(rows.checklist_items ?? []).map((r) => r.task_id),
-  ...(rows.attachments ?? []).map((r) => r.task_id),
-  ...(rows.tasks ?? []).flatMap((r) => [r.parent_task_id, r.task_id]),
-];
-
 const live = (r: QueuedMutation) => r.state === 'pending' || r.state === 'inflight';
 
 /**
@@ -91,10 +83,7 @@ export const rollBack = (
       const first = rows[0];
       if (first && isEditBase(first.base)) {
         restoreRows(db, first.base.rows);
-        refreshCounts(
-          db,
-          countedTasks(first.base.rows).filter((v): v is number => typeof v === 'number'),
-        );
+        refreshCounts(db, countedTasks(first.base.rows));
         // Rows restored with it (a deleted task's checklist, a deleted item's siblings) get
         // their own queued edits back on top.
         for (const key of entitiesOf(first.base.rows)) touched.add(key);
