@@ -8,9 +8,9 @@
 import { z } from 'zod';
 import { type EditResult, editCommand } from '../../shared/edits/commands';
 import { durably, type Sqlite } from '../db/open';
-import { kindSpec } from '../outbox';
 import { editTx } from './commit';
-import type { Apply, EditContext, EntityModules } from './kinds/types';
+import { kindOf } from './effects';
+import type { EditContext, EntityModules } from './kinds/types';
 import { EditError, noteLocalUser } from './state';
 
 export type { EditContext } from './kinds/types';
@@ -32,13 +32,7 @@ export const applyEdit = (
   const c = parsed.data;
   const run = () => {
     noteLocalUser(db, ctx.userId);
-    const kinds = modules[kindSpec(c.kind).entity].kinds as unknown as Record<
-      string,
-      { apply: Apply<never> } | undefined
-    >;
-    const apply = kinds[c.kind]?.apply;
-    if (!apply) throw new TypeError(`no module holds the edit kind ${c.kind}`);
-    return apply(editTx(modules, db, ctx), c as never);
+    return kindOf(modules, c.kind).apply(editTx(modules, db, ctx), c as never);
   };
   return durably(db, run);
 };

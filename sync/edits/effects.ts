@@ -8,18 +8,24 @@
 import type { Sqlite } from '../db/open';
 import { type EntityKind, kindSpec, type MutationKind } from '../outbox';
 import { asObject } from './kinds/json';
-import type { Effect, EffectRow, EntityModules } from './kinds/types';
+import type { Apply, Effect, EffectRow, EntityModules } from './kinds/types';
 import { currentId } from './state';
 
 export type { EffectRow } from './kinds/types';
 
-/** The local effect of a row of an edit kind: its entity module's. */
-const effectOf = (modules: EntityModules, kind: MutationKind): Effect =>
-  (modules[kindSpec(kind).entity].kinds as Record<string, { effect: Effect }>)[kind]?.effect ??
-  missing(kind);
-
-const missing = (kind: string): never => {
-  throw new TypeError(`no module holds the edit kind ${kind}`);
+/** An edit kind's apply and effect, in its entity's module. */
+export const kindOf = (
+  modules: EntityModules,
+  kind: MutationKind,
+): { apply: Apply<never>; effect: Effect } => {
+  const held = (
+    modules[kindSpec(kind).entity].kinds as unknown as Record<
+      string,
+      { apply: Apply<never>; effect: Effect } | undefined
+    >
+  )[kind];
+  if (!held) throw new TypeError(`no module holds the edit kind ${kind}`);
+  return held;
 };
 
 /**
@@ -32,7 +38,7 @@ export const applyEffect = (
   row: EffectRow,
   now: number,
 ): boolean =>
-  effectOf(modules, row.kind)(db, {
+  kindOf(modules, row.kind).effect(db, {
     row,
     id: currentId(db, kindSpec(row.kind).entity, row.entityId),
     body: asObject(row.body),
