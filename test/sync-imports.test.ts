@@ -1,7 +1,9 @@
 /**
- * Two rules inside sync/ (issue 25, "kinds are declarations; the machinery takes them"):
+ * Rules inside sync/ (issue 25, "kinds are declarations; the machinery takes them"):
  * - no import cycle: every static, type-only and dynamic import between sync/ files, relative
  *   paths resolved, makes a graph without a cycle (a DFS finds one and prints it);
+ * - an edit kind's module (sync/edits/kinds/<entity>.ts) reaches no other kind's module and
+ *   none of the machinery, only its types and the neutral helpers;
  * - an edit kind's names stay in its module: a mutation kind of the kind table ('timer.start')
  *   is named as a string nowhere in sync/ but in its entity's module (sync/edits/kinds/<entity>),
  *   and an operation of the table ('createProjectTask') nowhere in the edit machinery
@@ -24,6 +26,12 @@ interface SourceFile {
 }
 
 /** Proof beside the code: tests and their fixtures (nothing else imports them). */
+/** The entity whose edit module a file is (`sync/edits/kinds/timer.ts`: timer). */
+const moduleOf = (file: string): string | undefined => {
+  const name = /^sync\/edits\/kinds\/([a-z]+)(\/|\.ts$)/.exec(file)?.[1];
+  return name && !['index', 'types', 'json'].includes(name) ? name : undefined;
+};
+
 const isTest = (file: string) => /(\.test|test-support)\.tsx?$|\/test-support\//.test(file);
 
 const sourceFiles = (dir: string): SourceFile[] =>
@@ -82,6 +90,46 @@ const findCycles = (graph: ReadonlyMap<string, readonly string[]>): string[][] =
   return cycles;
 };
 
+/** Every file `from` reaches through the graph, itself aside. */
+const reach = (graph: ReadonlyMap<string, readonly string[]>, from: string): Set<string> => {
+  const seen = new Set<string>();
+  const todo = [...(graph.get(from) ?? [])];
+  for (let f = todo.pop(); f !== undefined; f = todo.pop()) {
+    if (seen.has(f) || f === from) continue;
+    seen.add(f);
+    todo.push(...(graph.get(f) ?? []));
+  }
+  return seen;
+};
+
+/**
+ * What a kind module may reach in sync/edits: the types it is declared with and the neutral
+ * helpers (replica reads and writes, the timer record, the base's shape), never the machinery
+ * (commit, effects, answers, rebase…) nor another kind's module.
+ */
+const kindMayReach = new Set(
+  [
+    'kinds/types',
+    'kinds/json',
+    'state',
+    'base',
+    'timers',
+    'reopen',
+    'write-tasks',
+    'write-groups',
+  ].map((f) => `sync/edits/${f}.ts`),
+);
+
+/** Per kind module, what it reaches in sync/edits beyond `kindMayReach`. */
+const kindModuleReach = (graph: ReadonlyMap<string, readonly string[]>): string[] =>
+  [...graph.keys()]
+    .filter((f) => moduleOf(f) !== undefined && f !== 'sync/edits/kinds/index.ts')
+    .flatMap((f) =>
+      [...reach(graph, f)]
+        .filter((r) => r.startsWith('sync/edits/') && !kindMayReach.has(r))
+        .map((r) => `${f} reaches ${r}`),
+    );
+
 // ---- kind names ------------------------------------------------------------------------------
 
 /** Every string a file holds: literals, and the literal parts of templates. */
@@ -114,9 +162,6 @@ const kindNames = (): KindName[] =>
       ...Object.keys(operations).map((name) => ({ name, entity, what: 'operation' as const })),
     ];
   });
-
-const moduleOf = (file: string): string | undefined =>
-  /^sync\/edits\/kinds\/([a-z]+)(\/|\.ts$)/.exec(file)?.[1];
 
 const machinery = (file: string) => /^sync\/(edits|outbox)\//.test(file);
 
@@ -184,6 +229,19 @@ describe('the scanner', () => {
     ]);
   });
 
+  it('finds a kind module that reaches the machinery or another kind', () => {
+    const graph = importGraph([
+      ...tree,
+      { path: 'sync/edits/kinds/task.ts', text: "import './timer';\nimport '../state';" },
+      { path: 'sync/edits/kinds/space.ts', text: "import '../state';\nimport './types';" },
+      { path: 'sync/edits/kinds/types.ts', text: '' },
+      { path: 'sync/edits/state.ts', text: '' },
+    ]);
+    expect(kindModuleReach(graph)).toEqual([
+      'sync/edits/kinds/task.ts reaches sync/edits/kinds/timer.ts',
+    ]);
+  });
+
   it('finds no cycle in a tree without one', () => {
     const graph = importGraph(tree.filter((f) => f.path !== 'sync/edits/kinds/index.ts'));
     expect(findCycles(graph)).toEqual([]);
@@ -203,6 +261,10 @@ describe('sync/', () => {
   it('has no import cycle', () => {
     const cycles = findCycles(importGraph(files)).map((c) => c.join(' → '));
     expect(cycles).toEqual([]);
+  });
+
+  it('has kind modules that reach no other kind and none of the machinery', () => {
+    expect(kindModuleReach(importGraph(files))).toEqual([]);
   });
 
   it("names an edit kind's operations only in its module", () => {
