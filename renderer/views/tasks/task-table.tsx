@@ -23,7 +23,6 @@ import {
   useVirtualRows,
 } from './task-table-hooks';
 
-
 export interface TaskTableProps {
   scope: BridgeTaskScope;
   filter: BridgeTaskFilter;
