@@ -172,7 +172,7 @@ const undone = async (
       return;
     }
     case 'create':
-      deleteNow(run, key, at);
+      deleteNow(run, key, at, true);
       return;
     case 'move': {
       const t = model.timers.get(key);
@@ -228,8 +228,15 @@ const setAll = (
  * The entity deleted now, if it is still there (gone: the engine skips it). The API deletes
  * stopped entries: a running or paused one is stopped first.
  */
-const deleteNow = (run: CaseRun, key: string, at: number) => {
-  if (!run.model.isAlive(key)) return;
+/**
+ * `undone`: a create undone, which takes the entity away even under a task or place the second
+ * client deleted meanwhile (the user saw it still); a recreate of that task later does not
+ * bring it back (seed 748415872).
+ */
+const deleteNow = (run: CaseRun, key: string, at: number, undone = false) => {
+  const own =
+    run.model.timers.get(key) ?? run.model.uploads.get(key) ?? run.model.entities.get(key);
+  if (undone ? !own || own.deletedAt !== null : !run.model.isAlive(key)) return;
   const t = run.model.timers.get(key);
   if (t && t.state !== 'STOPPED') run.model.apply({ type: 'timer-move', key, move: 'stop', at });
   run.model.apply({ type: 'delete', key, at });
