@@ -62,6 +62,13 @@ import { queueTimerCorrection, timerUpdateAtSend } from './timer-correction';
 
 const PUSH_DEBOUNCE_MS = 15;
 
+/** The next cycle's wait: it does not keep the process alive. */
+const unrefTimeout = (run: () => void, delayMs: number): (() => void) => {
+  const timer = setTimeout(run, delayMs);
+  timer.unref?.();
+  return () => clearTimeout(timer);
+};
+
 export const openEngine = (options: EngineOptions): SyncEngine => new Engine(options);
 
 class Engine implements SyncEngine {
@@ -89,7 +96,8 @@ class Engine implements SyncEngine {
   private cycle: Promise<void> | null = null;
   private pushOnly: Promise<void> | null = null;
   private abort = new AbortController();
-  private tickTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Cancels the armed wait for the next cycle. */
+  private cancelTick: (() => void) | null = null;
   private pushTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly statusEmitter = new StatusEmitter(
     () => (this.replica.db.open ? this.status() : null),
@@ -534,24 +542,23 @@ class Engine implements SyncEngine {
   /** The next cycle: the pull interval, a pull retry, or an edit's retry, whichever is first. */
   private scheduleNext(): void {
     if (!this.started || this.paused) return;
-    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.cancelTick?.();
     const now = this.now();
     const candidates = [this.pullSchedule.dueAt(now)];
     const retry = outboxStatus(this.replica.db, now).nextRetryAt;
     if (retry !== null && !this.pusher.pausedForAuth) candidates.push(retry);
     const delay = Math.max(10, Math.min(...candidates) - now);
-    this.tickTimer = setTimeout(() => {
-      this.tickTimer = null;
+    this.cancelTick = (this.options.schedule ?? unrefTimeout)(() => {
+      this.cancelTick = null;
       void this.syncNow();
     }, delay);
-    this.tickTimer.unref?.();
   }
 
   private clearTimers(): void {
-    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.cancelTick?.();
     if (this.pushTimer) clearTimeout(this.pushTimer);
     this.statusEmitter.cancelProgress();
-    this.tickTimer = null;
+    this.cancelTick = null;
     this.pushTimer = null;
   }
 
