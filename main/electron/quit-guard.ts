@@ -9,7 +9,7 @@
  * sync/db/open.ts); SQLite keeps what was committed when a process ends with its connection
  * open, and the next open reads it back from the WAL. A request in flight is sent again at the
  * next launch and found done if it was. That is a killed app, which the engine is built and
- * tested for (test/sync/outbox-crash.test.ts, held-answer-*.test.ts). The close adds a WAL
+ * tested for (test/sync/outbox-crash.test.ts, held-answer.test.ts). The close adds a WAL
  * checkpoint and the server clock's last estimate, both made again later.
  */
 export const QUIT_WAIT_MS = 3_000;

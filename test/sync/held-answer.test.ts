@@ -4,8 +4,7 @@
  * that sent it; the engine, opened again on the same replica, must end with the edit applied
  * exactly once. For a create, an update, a delete, a checklist toggle, a timer move and an
  * upload, on a server that honours Idempotency-Key and on one that ignores it. Checked on the
- * server's database. One file per kind of server (held-answer-*.test.ts), so two workers share
- * the cases (issue 25).
+ * server's database.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -20,6 +19,25 @@ import { serverIdOf, settle, sleep } from './engine-setup';
 import { admin, demoClient, tempDir } from './support';
 
 let childScript = '';
+const servers: Record<'honours' | 'ignores', RunningServer | undefined> = {
+  honours: undefined,
+  ignores: undefined,
+};
+
+beforeAll(async () => {
+  const outdir = join(import.meta.dirname, '../../node_modules/.cache/worktray-held');
+  await bundleForNode({ child: join(import.meta.dirname, 'held-answer-child.ts') }, outdir);
+  childScript = join(outdir, 'child.js');
+  const start = (quirks: 'ignore-idempotency-key'[]) =>
+    startServer({ dataDir: null, admin: true, seed: { kind: 'demo' }, quirks });
+  servers.honours = await start([]);
+  servers.ignores = await start(['ignore-idempotency-key']);
+}, 60_000);
+
+afterAll(async () => {
+  await servers.honours?.close();
+  await servers.ignores?.close();
+});
 
 const heldNow = (s: RunningServer) => s.deps.faults.state().held;
 
@@ -97,36 +115,15 @@ const prepared = async (s: RunningServer, title: string) => {
 const row = <T>(s: RunningServer, sql: string, ...args: unknown[]) =>
   s.deps.db.prepare(sql).all(...args) as T[];
 
-/** The cases on a server that honours Idempotency-Key, or on one that ignores it. */
-export const describeHeldAnswer = (mode: 'honours' | 'ignores'): void => {
-  let running: RunningServer | undefined;
-
-  beforeAll(async () => {
-    // A folder per file: the other file's bundle may be written while this one runs.
-    const outdir = join(import.meta.dirname, `../../node_modules/.cache/worktray-held-${mode}`);
-    await bundleForNode({ child: join(import.meta.dirname, 'held-answer-child.ts') }, outdir);
-    childScript = join(outdir, 'child.js');
-    running = await startServer({
-      dataDir: null,
-      admin: true,
-      seed: { kind: 'demo' },
-      quirks: mode === 'ignores' ? ['ignore-idempotency-key'] : [],
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await running?.close();
-  });
-
-  describe(`killed while the server holds the answer (a server that ${mode} Idempotency-Key)`, () => {
-    heldAnswerCases(mode, () => {
-      if (!running) throw new Error('no server');
-      return running;
-    });
-  });
-};
-
-const heldAnswerCases = (mode: 'honours' | 'ignores', server: () => RunningServer): void => {
+describe.each([
+  ['honours Idempotency-Key', 'honours'],
+  ['ignores Idempotency-Key', 'ignores'],
+] as const)('killed while the server holds the answer (a server that %s)', (_name, mode) => {
+  const server = () => {
+    const s = servers[mode];
+    if (!s) throw new Error('no server');
+    return s;
+  };
   let n = 0;
   const title = (what: string) => `held-${mode}-${what}-${++n}`;
 
@@ -250,4 +247,4 @@ const heldAnswerCases = (mode: 'honours' | 'ignores', server: () => RunningServe
     expect(files).toEqual([{ size: bytes.byteLength }]);
     await done(o);
   });
-};
+});
