@@ -15,7 +15,7 @@
  *   frame-rate cap off (the deltas wait on the display compositor), so they cannot show a
  *   frame under 16 ms; they are kept as scroll_raf_p95_ms (floor: an idle page).
  *   While a list moves faster than ~2 px/ms the app draws light rows (title and status, see
- *   renderer/views/fast-scroll.ts), so the 240 px figure is the cost of those;
+ *   renderer/views/tasks/fast-scroll.ts), so the 240 px figure is the cost of those;
  *   scroll_slow_p95_ms is the same measure at 16 px a frame (a slow wheel), where every row is
  *   drawn in full; scroll_idle_p95_ms: an idle page's frames, the method's floor.
  * - toggle_p95_ms: from a click on a checklist item to the frame that shows it toggled.

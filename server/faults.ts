@@ -23,16 +23,7 @@ import { z } from 'zod';
  * died with a request on its way.
  */
 // New kinds go last: the rate roll walks this order, so a seeded run keeps its faults.
-export const faultKinds = [
-  '5xx',
-  '429',
-  'reset',
-  'drop',
-  'malformed',
-  'gone',
-  'hold',
-  'late5xx',
-] as const;
+const faultKinds = ['5xx', '429', 'reset', 'drop', 'malformed', 'gone', 'hold', 'late5xx'] as const;
 export type FaultKind = (typeof faultKinds)[number];
 
 const rate = z.coerce.number().min(0).max(1);

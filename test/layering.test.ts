@@ -1,5 +1,5 @@
 /**
- * Enforces design.md's "who may import whom" table with a small import scanner: every
+ * Enforces ../shared/design.md's "who may import whom" table with a small import scanner: every
  * .ts/.tsx file's static imports, `export … from` and dynamic `import('…')` (found by the
  * TypeScript pre-processor, so comments and strings are not mistaken for imports) are checked
  * against the rules of the folder the file lives in.
@@ -31,7 +31,7 @@ interface Rule {
   doors?: Readonly<Record<string, readonly string[]>>;
 }
 
-/** design.md, "Layers and who may import whom". test/, bench/, scripts/ and root files: anything. */
+/** ../shared/design.md, "Layers and who may import whom". test/, bench/, scripts/ and root files: anything. */
 const rules: Record<Layer, Rule> = {
   shared: { local: ['shared'], packages: ['zod'], builtins: false },
   sync: { local: ['shared', 'sync'], packages: 'any', builtins: true },
@@ -198,7 +198,7 @@ const sourceFiles = (dir = repoRoot): SourceFile[] =>
     ];
   });
 
-describe('layering (design.md)', () => {
+describe('layering (../shared/design.md)', () => {
   it('every import follows the table', () => {
     const files = sourceFiles();
     expect(files.some((f) => f.path.startsWith('shared/'))).toBe(true);

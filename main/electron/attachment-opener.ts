@@ -4,6 +4,7 @@ import { attachmentFile } from '../../shared/bridge/activity';
 import type { BridgeResponse } from '../../shared/bridge/define';
 import { replicaFolderOf } from '../../sync/door/paths';
 import type { BridgeEndpoint } from '../bridge/endpoint';
+import { type MainSideTable, withMainSide } from '../bridge/main-side';
 import { opensDirectly, safeFileName } from './attachment-names';
 
 export interface AttachmentOpenerDeps {
@@ -36,17 +37,11 @@ const refused = (message: string): BridgeResponse => ({
  * change them), marked as downloaded, and handed to the system: opened with its app when it is
  * a document type on the list (attachment-names.ts), else shown in its folder, since the name
  * is anyone's text and the system may run what it opens. The answer says `openedByHost` and
- * which (`shownInFolder`). Every other call passes as is.
+ * which (`shownInFolder`).
  */
-export const hostOpensAttachments = (
-  endpoint: BridgeEndpoint,
-  deps: AttachmentOpenerDeps,
-): BridgeEndpoint => ({
-  subscribe: (listener) => endpoint.subscribe(listener),
-  async call(method, input) {
-    const answer = await endpoint.call(method, input);
-    if (method !== 'attachments.open' || !answer.ok) return answer;
-    const parsed = attachmentFile.safeParse(answer.value);
+export const attachmentMethods = (deps: AttachmentOpenerDeps): MainSideTable => ({
+  'attachments.open': async (value, input) => {
+    const parsed = attachmentFile.safeParse(value);
     if (!parsed.success) return refused('the host answered attachments.open in an unknown shape');
     const file = parsed.data;
     const id = (input as { attachmentId: number }).attachmentId;
@@ -82,3 +77,9 @@ export const hostOpensAttachments = (
     return { ok: true, value: { ...opened, shownInFolder: false } };
   },
 });
+
+/** The endpoint with `attachments.open` opening the file; every other call passes as is. */
+export const hostOpensAttachments = (
+  endpoint: BridgeEndpoint,
+  deps: AttachmentOpenerDeps,
+): BridgeEndpoint => withMainSide(endpoint, attachmentMethods(deps));

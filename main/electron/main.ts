@@ -21,7 +21,8 @@ import {
 } from 'electron';
 import type { AppView } from '../../shared/bridge/events';
 import { DisposableStore } from '../../shared/lifecycle';
-import { hostOpensFolders } from '../bridge/open-logs';
+import { withMainSide } from '../bridge/main-side';
+import { folderMethods } from '../bridge/open-logs';
 import { startWorkerHost, type WorkerHost } from '../host/worker-host';
 import { desktopSessionFile, replicasDir } from '../services/data-layout';
 import { type LogFile, logFileIn, logsDir } from '../services/log-file';
@@ -33,7 +34,7 @@ import {
   appSchemePrivileges,
   createAppProtocolHandler,
 } from './app-protocol';
-import { hostOpensAttachments } from './attachment-opener';
+import { attachmentMethods } from './attachment-opener';
 import { DEEP_LINK_SCHEME, deepLinkFromArgv, parseDeepLink } from './deep-link';
 import {
   askTrayHost,
@@ -216,9 +217,10 @@ async function launch(): Promise<void> {
     { vault, log: say },
   );
   const bridge = host;
-  // The window, tray and notices call through this: attachments open with the system's app.
-  const endpoint = hostOpensFolders(
-    hostOpensAttachments(bridge, {
+  // The window, tray and notices call through this; the methods only this process can finish
+  // (it reaches the system's shell) are in one table: attachments and folders open here.
+  const endpoint = withMainSide(bridge, {
+    ...attachmentMethods({
       openPath: (file) => shell.openPath(file),
       showItemInFolder: (file) => shell.showItemInFolder(file),
       markDownloaded: downloadMarker({
@@ -231,8 +233,8 @@ async function launch(): Promise<void> {
       }),
       replicasDir: replicasDir(dataDir),
     }),
-    (folder) => shell.openPath(folder),
-  );
+    ...folderMethods((folder) => shell.openPath(folder)),
+  });
   disposables.addRelease(
     bindIpcCalls(ipcMain, endpoint, {
       isOurContents: (contents) => window !== null && contents === window.webContents,

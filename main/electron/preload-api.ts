@@ -1,4 +1,4 @@
-import type { BridgeResponse } from '../../shared/bridge/define';
+import type { BridgeResponse, EventCallback, PreloadApi } from '../../shared/bridge/define';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from './ipc-channels';
 
 /**
@@ -11,14 +11,6 @@ export interface IpcRendererLike {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
   on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
-}
-
-export type EventCallback = (event: string, payload: unknown) => void;
-
-export interface PreloadApi {
-  invoke(method: string, input: unknown): Promise<unknown>;
-  /** `on(listener)`: every event; `on(name, listener)`: one event. Returns an unsubscribe. */
-  on(eventOrListener: string | EventCallback, listener?: (payload: unknown) => void): () => void;
 }
 
 const refused = (message: string): BridgeResponse => ({
@@ -40,7 +32,7 @@ export const createPreloadApi = (
       }
       return ipc.invoke(INVOKE_CHANNEL, method, input);
     },
-    on(eventOrListener, listener) {
+    on(eventOrListener: string | EventCallback, listener?: (payload: unknown) => void) {
       let deliver: (name: string, payload: unknown) => void;
       if (typeof eventOrListener === 'function') {
         const all = eventOrListener;

@@ -5,6 +5,7 @@ import {
   bridgeContract,
   bridgeEvents,
 } from '../../shared/bridge';
+import { doorCalls } from '../../sync/door';
 import { type Dispatcher, type Implementation, registerBridge } from '../bridge/dispatcher';
 import { createEventHub, type EventHub } from '../bridge/events';
 import { collectDiagnostics, logsFolder } from './diagnostics';
@@ -53,10 +54,10 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     defaultServerUrl: options.defaultServerUrl ?? null,
     pullIntervalMs: () => options.pullIntervalMs || settings.get().syncIntervalSeconds * 1_000,
     now,
+    ...(options.attachmentUrl ? { attachmentUrl: options.attachmentUrl } : {}),
     onBackgroundError: log,
   });
 
-  const door = () => session.require().door;
   const currentStatus = () => session.current?.door.status() ?? null;
 
   const impl: Implementation<BridgeContract> = {
@@ -66,45 +67,10 @@ export const createServices = async (options: ServicesOptions): Promise<Services
     'session.switchOrg': (i) => session.switchOrg(i.orgId),
     'session.signOut': () => session.signOut(),
 
+    // Every method the engine answers, through the current org's door (not signed in: none).
+    ...doorCalls(() => session.require().door),
+    // Signed out, the status is null rather than a refusal.
     'sync.status': currentStatus,
-    'sync.now': () => door().syncNow(),
-    'sync.pause': () => door().pause(),
-    'sync.resume': () => door().resume(),
-    'sync.retry': (i) => door().retry(i),
-    'sync.discard': (i) => door().discard(i.mutationId),
-    'sync.resolveConflict': (i) => door().resolveConflict(i),
-    'sync.dismissNotice': (i) => door().dismissNotice(i.noticeId),
-    'sync.cancelBootstrap': () => door().cancelBootstrap(),
-    'sync.changes': () => door().changes(),
-    'sync.changesSeen': () => door().seeChanges(),
-    'sync.resolveChange': (i) => door().resolveChange(i),
-
-    'edits.apply': (command) => door().edit(command),
-    'edits.applyAll': (i) => door().editAll(i),
-    'history.undo': () => door().undo(),
-    'history.redo': () => door().redo(),
-
-    'tasks.list': (i) => door().listTasks(i),
-    'tasks.detail': (i) => door().taskDetail(i.taskId),
-    'tasks.search': (i) => door().searchTasks(i),
-    'tasks.myTasks': (i) => door().myTasks(i.limit),
-    'tasks.statusCounts': (i) => door().statusCounts(i.scope),
-
-    'spaces.tree': () => door().spacesTree(),
-    'spaces.nav': () => door().spacesNav(),
-    'spaces.overview': (i) => door().spaceOverview(i.spaceId),
-    'projects.get': (i) => door().project(i.projectId),
-    'projects.board': (i) => door().board(i.projectId, i.perStatus),
-    'users.list': () => door().users(),
-    'customFields.forScope': (i) => door().customFields(i.projectId),
-
-    'notifications.list': (i) => door().notifications(i),
-    'notifications.unreadCount': () => door().unreadCount(),
-    'comments.list': (i) => door().comments(i.taskId),
-    'timesheet.range': (i) => door().timesheet(i.from, i.to),
-    'timers.active': () => door().activeTimer(),
-    'timers.recentTasks': () => door().recentTasks(),
-    'attachments.open': (i) => door().openAttachment(i, options.attachmentUrl ?? null),
 
     'app.diagnostics': () => collectDiagnostics(options.dataDir, currentStatus()),
     'app.openLogsFolder': () => logsFolder(options.dataDir),

@@ -87,6 +87,8 @@ export interface SessionServiceOptions {
   pullIntervalMs?: () => number;
   /** The clock of the views (overdue, today, running timers). */
   now?: () => number;
+  /** Where the UI can fetch an attachment's content (browser mode); absent: it opens the path. */
+  attachmentUrl?: (attachmentId: number) => string;
   /** Told about failures nobody awaits (persisting tokens, a bad event payload). */
   onBackgroundError?: (what: string, error: unknown) => void;
 }
@@ -325,6 +327,7 @@ export class SessionService {
       userId,
       filesDir,
       ...(this.options.now ? { now: this.options.now } : {}),
+      ...(this.options.attachmentUrl ? { attachmentUrl: this.options.attachmentUrl } : {}),
     });
     const off = door.on((event) => {
       try {

@@ -7,20 +7,20 @@ import { useShortcut } from '../shortcuts/keys';
 import { CommandPalette } from '../shortcuts/palette';
 import { Button } from '../ui/button';
 import { ToastRegion, useToasts } from '../ui/toast';
-import { Inbox } from '../views/inbox';
-import { MyTasks } from '../views/my-tasks';
-import { NewTaskDialog } from '../views/new-task';
-import { ProjectView } from '../views/project-view';
-import { SearchView } from '../views/search-view';
-import { Settings } from '../views/settings';
-import { Sidebar } from '../views/sidebar';
-import { BootstrapProgress, bootstrapCounts, OrgChoice, SignIn } from '../views/sign-in';
-import { SpaceOverview } from '../views/space-overview';
-import { Spaces } from '../views/spaces';
-import { SyncPanel } from '../views/sync-panel';
-import { TaskDetail } from '../views/task-detail';
-import { TaskListView } from '../views/task-list-view';
-import { Timesheet } from '../views/timesheet';
+import { Inbox } from '../views/inbox/inbox';
+import { ProjectView } from '../views/projects/project-view';
+import { SpaceOverview } from '../views/projects/space-overview';
+import { Spaces } from '../views/projects/spaces';
+import { Settings } from '../views/settings/settings';
+import { Sidebar } from '../views/shell/sidebar';
+import { BootstrapProgress, bootstrapCounts, OrgChoice, SignIn } from '../views/shell/sign-in';
+import { SyncPanel } from '../views/sync/sync-panel';
+import { TaskDetail } from '../views/task-detail/task-detail';
+import { MyTasks } from '../views/tasks/my-tasks';
+import { NewTaskDialog } from '../views/tasks/new-task';
+import { SearchView } from '../views/tasks/search-view';
+import { TaskListView } from '../views/tasks/task-list-view';
+import { Timesheet } from '../views/timers/timesheet';
 
 /** The theme setting on <html>: "system" leaves it to prefers-color-scheme. */
 function useTheme() {

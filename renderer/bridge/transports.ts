@@ -1,11 +1,6 @@
+import type { PreloadApi } from '../../shared/bridge/define';
 import type { Transport } from './client';
 import { takePageSecret } from './secret';
-
-/** What the Electron preload exposes (contextBridge): raw envelopes, no Node, no token. */
-export interface PreloadApi {
-  invoke(method: string, input: unknown): Promise<unknown>;
-  on(listener: (event: string, payload: unknown) => void): () => void;
-}
 
 declare global {
   interface Window {

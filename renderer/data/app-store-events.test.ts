@@ -17,6 +17,8 @@ beforeAll(() => {
     // The store's first reads fail: only the events matter here.
     invoke: async () => ({ ok: false, error: { code: 'internal', message: 'not here' } }),
     on: (listener) => {
+      // The page subscribes to every event (renderer/bridge/transports.ts).
+      if (typeof listener !== 'function') throw new Error('the page never asks for one event');
       listeners.push(listener);
       return () => listeners.splice(listeners.indexOf(listener), 1);
     },

@@ -45,7 +45,7 @@ const pending = { sync: 'pending' };
 
 /** Which cached answers can hold each kind of entity (the rest are not walked). */
 const holders: Record<string, readonly string[]> = {
-  task: ['tasks.list', 'tasks.detail', 'tasks.myTasks', 'projects.board'],
+  task: ['tasks.list', 'tasks.detail', 'projects.board'],
   checklist: ['tasks.detail'],
   attachment: ['tasks.detail'],
   notification: ['notifications.list'],

@@ -4,13 +4,13 @@
  * rules (today, this week, between two days…), number fields comparisons (>, ≤, between…).
  */
 import type { CustomField } from '../../shared/api/custom-fields';
+import { conditionArity } from '../../shared/filters/custom-fields';
 import { isDropdown } from '../lib/custom-values';
 import { dateInputToMs, msToDateInput } from '../lib/dates';
 import { Button, IconButton } from '../ui/button';
 import { IconPlus, IconX } from '../ui/icons';
 import {
   addFieldRow,
-  arity,
   type ConditionInput,
   changeRowField,
   conditionLabels,
@@ -155,7 +155,7 @@ function TextConditionControls({
   onChange: (c: ConditionInput) => void;
 }) {
   const date = isDateField(field);
-  const n = arity(condition.condition);
+  const n = conditionArity(condition.condition);
   const values = condition.value ?? [];
   const setValue = (i: number, v: string) => {
     const next = [...values];

@@ -1,6 +1,7 @@
 import { type ReactNode, useId } from 'react';
 import type { UserRef } from '../../shared/api/common';
 import type { CustomField } from '../../shared/api/custom-fields';
+import { type DateColumn, momentColumns } from '../../shared/filters/ranges';
 import { userName } from '../lib/format';
 import { Button } from '../ui/button';
 import { FieldConditions } from './field-conditions';
@@ -9,7 +10,6 @@ import { DateRuleControls, NumberRuleControls } from './range-controls';
 import {
   columnDateRule,
   columnNumberRule,
-  type DateColumnKey,
   type DateOp,
   dayOps,
   momentOps,
@@ -36,12 +36,15 @@ const flags: { key: Flag; label: string }[] = [
   { key: 'pending', label: 'Open (not completed)' },
   { key: 'upcoming', label: 'Upcoming' },
 ];
-const dates: { key: DateColumnKey; label: string; ops: readonly DateOp[] }[] = [
-  { key: 'dueDate', label: 'Due date', ops: dayOps },
-  { key: 'startDate', label: 'Start date', ops: dayOps },
-  { key: 'createdTime', label: 'Created', ops: momentOps },
-  { key: 'modifiedTime', label: 'Last changed', ops: momentOps },
+const dates: { key: DateColumn; label: string }[] = [
+  { key: 'dueDate', label: 'Due date' },
+  { key: 'startDate', label: 'Start date' },
+  { key: 'createdTime', label: 'Created' },
+  { key: 'modifiedTime', label: 'Last changed' },
 ];
+/** A moment (made, changed) is always set and always past: fewer comparisons fit it. */
+const opsOf = (column: DateColumn): readonly DateOp[] =>
+  momentColumns.includes(column) ? momentOps : dayOps;
 
 const toggle = <T,>(list: readonly T[] | undefined, item: T) =>
   list?.includes(item) ? list.filter((x) => x !== item) : [...(list ?? []), item];
@@ -110,7 +113,7 @@ export function FilterBuilder(props: FilterBuilderProps) {
                 label={d.label}
                 rule={columnDateRule(value, d.key)}
                 target={{ column: d.key }}
-                ops={d.ops}
+                ops={opsOf(d.key)}
                 clearable
                 onChange={(rule) => onChange(setColumnDateRule(value, d.key, rule))}
               />

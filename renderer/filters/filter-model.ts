@@ -1,6 +1,13 @@
 import type { CustomField } from '../../shared/api/custom-fields';
 import type { BridgeTaskFilter } from '../../shared/bridge';
-import type { CustomFieldConditionName } from '../../shared/filters/custom-fields';
+import {
+  type CustomFieldConditionName,
+  conditionArity,
+  dateConditionNames,
+  dayConditionNames,
+  emptyConditionNames,
+  textConditionNames,
+} from '../../shared/filters/custom-fields';
 import { numericFieldTypes } from '../../shared/filters/custom-value-columns';
 import {
   type DateInput,
@@ -15,25 +22,15 @@ import {
 export type FilterValue = BridgeTaskFilter;
 export type ConditionInput = NonNullable<FilterValue['customFields']>[number];
 
+/** The conditions of a date field's row, in the order the builder lists them. */
 export const dateConditions: readonly CustomFieldConditionName[] = [
-  'BEFORE',
-  'AFTER',
-  'BETWEEN',
-  'NOTBETWEEN',
-  'TODAY',
-  'TOMORROW',
-  'ISEMPTY',
-  'ISNOTEMPTY',
+  ...dateConditionNames,
+  ...dayConditionNames,
+  ...emptyConditionNames,
 ];
 export const textConditions: readonly CustomFieldConditionName[] = [
-  'IS',
-  'ISNOT',
-  'CONTAINS',
-  'NOTCONTAINS',
-  'STARTSWITH',
-  'ENDSWITH',
-  'ISEMPTY',
-  'ISNOTEMPTY',
+  ...textConditionNames,
+  ...emptyConditionNames,
 ];
 
 export const conditionLabels: Record<CustomFieldConditionName, string> = {
@@ -52,14 +49,6 @@ export const conditionLabels: Record<CustomFieldConditionName, string> = {
   TODAY: 'is today',
   TOMORROW: 'is tomorrow',
 };
-
-/** How many values a condition takes: the builder shows that many inputs. */
-export const arity = (c: string): 0 | 1 | 2 =>
-  c === 'BETWEEN' || c === 'NOTBETWEEN'
-    ? 2
-    : ['ISEMPTY', 'ISNOTEMPTY', 'TODAY', 'TOMORROW'].includes(c)
-      ? 0
-      : 1;
 
 export const isDateField = (f: Pick<CustomField, 'fieldType'> | undefined) =>
   f?.fieldType.toUpperCase() === 'DATE';
@@ -168,7 +157,7 @@ export function changeRowField(f: FilterValue, row: FieldRow, field: CustomField
  * BEFORE into BETWEEN keeps the first date.
  */
 export function withCondition(c: ConditionInput, condition: string): ConditionInput {
-  const n = arity(condition);
+  const n = conditionArity(condition);
   const old = c.value ?? [];
   const value = n === 0 ? [] : n === 1 ? old.slice(0, 1) : [old[0] ?? '', old[1] ?? ''];
   return { ...c, condition, value };
@@ -180,7 +169,7 @@ export function withCondition(c: ConditionInput, condition: string): ConditionIn
  */
 export function completeConditions(conditions: readonly ConditionInput[]): ConditionInput[] {
   return conditions.filter((c) => {
-    const n = arity(c.condition);
+    const n = conditionArity(c.condition);
     const v = c.value ?? [];
     return v.length === n && v.every((x) => x !== '' && x !== null && x !== undefined);
   });

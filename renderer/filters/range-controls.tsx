@@ -2,8 +2,8 @@
  * The controls of one date rule or number comparison: a choice of comparison, then as many
  * inputs as it takes. Used for built-in columns (due date, Done %) and custom-field rows.
  */
+import type { DateColumn } from '../../shared/filters/ranges';
 import {
-  type DateColumnKey,
   type DateInput,
   type DateOp,
   dateOpLabels,
@@ -54,7 +54,7 @@ export interface DateRuleProps {
   label: string;
   rule: DateInput | undefined;
   /** What a first choice applies to, while there is no rule yet. */
-  target: { column: DateColumnKey } | { field: string };
+  target: { column: DateColumn } | { field: string };
   ops: readonly DateOp[];
   /** Offer "Any time", which removes the rule. */
   clearable?: boolean;

@@ -5,14 +5,14 @@
  * holds, so a rule never passes through an instant on its way to the replica.
  */
 import type { BridgeTaskFilter } from '../../shared/bridge';
+import { type DateColumn, relativeDays } from '../../shared/filters/ranges';
 import { userTimeZone } from '../lib/dates';
 
 export type DateInput = NonNullable<BridgeTaskFilter['dates']>[number];
 export type NumberInput = NonNullable<BridgeTaskFilter['numbers']>[number];
 export type DateOp = DateInput['op'];
 export type NumberOp = NumberInput['op'];
-export type DateColumnKey = 'dueDate' | 'startDate' | 'createdTime' | 'modifiedTime';
-type Target = { column: DateColumnKey } | { column: 'completion' } | { field: string };
+type Target = { column: DateColumn } | { column: 'completion' } | { field: string };
 
 export const dateOpLabels: Record<DateOp, string> = {
   today: 'Today',
@@ -29,11 +29,7 @@ export const dateOpLabels: Record<DateOp, string> = {
 
 /** What a due date, a start date or a date field offers. */
 export const dayOps: readonly DateOp[] = [
-  'today',
-  'tomorrow',
-  'thisWeek',
-  'nextWeek',
-  'overdue',
+  ...relativeDays,
   'none',
   'on',
   'before',
@@ -76,10 +72,7 @@ export const daysOf = (r: DateInput): string[] =>
   'date' in r ? [r.date] : 'from' in r ? [r.from, r.to] : [];
 
 /** The rule with another comparison, keeping the days already picked where they still fit. */
-export function withDateOp(
-  r: DateInput | { field: string } | { column: DateColumnKey },
-  op: DateOp,
-) {
+export function withDateOp(r: DateInput | { field: string } | { column: DateColumn }, op: DateOp) {
   const days = 'op' in r ? daysOf(r) : [];
   const t = targetOf(r) as DateInput;
   const n = dateArity(op);
@@ -127,7 +120,7 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * The rule of a built-in date column. A filter saved before rules held one UTC day as epoch
  * ms: it shows as "On" that day, and keeps its saved meaning until the row is changed.
  */
-export function columnDateRule(f: BridgeTaskFilter, column: DateColumnKey): DateInput | undefined {
+export function columnDateRule(f: BridgeTaskFilter, column: DateColumn): DateInput | undefined {
   const own = f.dates?.find((d) => d.column === column);
   if (own) return own;
   const saved = f[column];
@@ -136,7 +129,7 @@ export function columnDateRule(f: BridgeTaskFilter, column: DateColumnKey): Date
 
 export function setColumnDateRule(
   f: BridgeTaskFilter,
-  column: DateColumnKey,
+  column: DateColumn,
   rule: DateInput | undefined,
 ): BridgeTaskFilter {
   const { [column]: _replaced, ...rest } = f;

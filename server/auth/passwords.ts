@@ -13,7 +13,7 @@ const scryptAsync = (password: string, salt: Buffer, length: number, options: Sc
 const encode = (salt: Buffer, key: Buffer) =>
   `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 
-export const hashPassword = async (password: string): Promise<string> => {
+const hashPassword = async (password: string): Promise<string> => {
   const salt = randomBytes(16);
   return encode(salt, await scryptAsync(password, salt, keyLength, params));
 };

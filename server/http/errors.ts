@@ -18,7 +18,7 @@ const statusNames: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-export const statusName = (code: number): string => statusNames[code] ?? 'INTERNAL_SERVER_ERROR';
+const statusName = (code: number): string => statusNames[code] ?? 'INTERNAL_SERVER_ERROR';
 
 /** A refusal the handler means: it becomes an ApiError answer with this status. */
 export class HttpError extends Error {
@@ -38,7 +38,6 @@ export const badRequest = (message: string, fieldErrors: FieldError[] = []) =>
   new HttpError(400, message, fieldErrors);
 export const notFound = (what: string) => new HttpError(404, `${what} not found`);
 export const conflict = (message: string) => new HttpError(409, message);
-export const forbidden = (message: string) => new HttpError(403, message);
 export const unauthorized = (message: string) => new HttpError(401, message);
 
 /** Fields whose value is a secret: a refusal names them but never echoes what was sent. */

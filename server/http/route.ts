@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
@@ -12,6 +11,14 @@ import {
 import { authenticate, resolveOrg } from '../auth/guard';
 import type { ServerDeps } from '../deps';
 import { badRequest, fieldErrorsOf, HttpError } from './errors';
+import {
+  checkedKey,
+  type KeyedRequest,
+  keepAnswer,
+  keptAnswer,
+  requestHash,
+  type StoredAnswer,
+} from './idempotency';
 import { JsonBytes } from './json-bytes';
 import { discardUploads, receiveUploads, type StoredUpload } from './uploads';
 
@@ -76,9 +83,6 @@ export interface Router {
   readonly deps: ServerDeps;
 }
 
-const idempotencyKeyPattern = /^[\x21-\x7e]{1,255}$/;
-const dayMs = 24 * 60 * 60 * 1000;
-
 const parseOrThrow = <S extends z.ZodType>(
   schema: S,
   input: unknown,
@@ -88,12 +92,6 @@ const parseOrThrow = <S extends z.ZodType>(
   if (!parsed.success) throw badRequest(`invalid ${where}`, fieldErrorsOf(parsed.error, input));
   return parsed.data;
 };
-
-const requestHash = (req: FastifyRequest, orgId: number, body: unknown): string =>
-  createHash('sha256')
-    .update(`${req.method} ${req.url.split('?')[0]} ${orgId}\n`)
-    .update(JSON.stringify(body ?? null))
-    .digest('hex');
 
 /**
  * The envelope {success, message, code, data?, timestamp} as JSON, `data` serialized once: the
@@ -107,6 +105,121 @@ const envelopeJson = (code: number, data: unknown, now: number): string | Buffer
     return Buffer.concat([Buffer.from(`${head},"data":`), data.bytes, Buffer.from(tail)]);
   const dataJson = JSON.stringify(data);
   return dataJson === undefined ? head + tail : `${head},"data":${dataJson}${tail}`;
+};
+
+/** The caller: token and org checked, or zero ids for an auth:none operation. */
+const callerOf = (row: EndpointDef, deps: ServerDeps, req: FastifyRequest, now: number): Ctx => {
+  if (row.auth === 'none') return { userId: 0, orgId: 0, now };
+  const userId = authenticate(deps.db, req.headers.authorization, now);
+  const orgId = resolveOrg(deps.db, userId, req.headers['x-org-id']);
+  return { userId, orgId, now };
+};
+
+/** The body by the row's schema; a multipart body's files are stored first (the caller owns them). */
+const bodyOf = async (
+  row: EndpointDef,
+  req: FastifyRequest,
+  deps: ServerDeps,
+): Promise<{ body: unknown; uploads: StoredUpload[] }> => {
+  if (row.body === 'multipart') {
+    const uploads = await receiveUploads(req, deps);
+    return { body: uploads, uploads };
+  }
+  const body = row.body ? parseOrThrow(row.body, req.body, 'request body') : undefined;
+  return { body, uploads: [] };
+};
+
+/**
+ * The request's Idempotency-Key, if it has one that counts. The extension scopes keys to a
+ * signed-in user. Sign-in and refresh have none: their keys would share one space across
+ * callers (a 409 tells a key was used) and store live tokens for 24 h (a replayed refresh would
+ * bypass rotation). Ignored there.
+ */
+const keyedRequestOf = (
+  row: EndpointDef,
+  deps: ServerDeps,
+  req: FastifyRequest,
+  ctx: Ctx,
+  input: { body: unknown; uploads: readonly StoredUpload[] },
+): KeyedRequest | undefined => {
+  if (row.method !== 'POST' || row.auth === 'none' || deps.quirks.has('ignore-idempotency-key'))
+    return undefined;
+  const key = checkedKey(req.headers['idempotency-key']);
+  if (key === undefined) return undefined;
+  const hashed =
+    row.body === 'multipart'
+      ? input.uploads.map((u) => [u.originalName, u.size, u.sha256])
+      : input.body;
+  const hash = requestHash(req.method, req.url.split('?')[0] ?? '', ctx.orgId, hashed);
+  return { userId: ctx.userId, key, hash };
+};
+
+type Outcome = { replay: StoredAnswer } | { result: unknown } | { refusal: HttpError };
+
+/**
+ * One SQLite transaction: the kept answer of a replayed key, or the handler's work (and, with a
+ * key, its answer kept). A refusal with `keepWrites` commits and is answered after.
+ */
+const transact = (
+  deps: ServerDeps,
+  row: EndpointDef,
+  id: OperationId,
+  keyed: KeyedRequest | undefined,
+  now: number,
+  run: () => unknown,
+): Outcome =>
+  deps.db.transaction((): Outcome => {
+    const kept = keyed && keptAnswer(deps.db, keyed, now);
+    if (kept) return { replay: kept };
+    let result: unknown;
+    try {
+      result = run();
+    } catch (error) {
+      if (error instanceof HttpError && error.keepWrites) return { refusal: error };
+      throw error;
+    }
+    if (keyed && row.produces !== 'binary') {
+      const code = row.status ?? 200;
+      const data = deps.checkResponses ? checkData(row, id, result) : result;
+      const response = code === 204 ? '' : envelopeJson(code, data, now).toString();
+      keepAnswer(deps.db, keyed, { status: code, response }, now);
+    }
+    return { result };
+  })();
+
+const sendReplay = (reply: FastifyReply, answer: StoredAnswer) => {
+  reply.header('idempotent-replayed', 'true');
+  if (answer.status === 204) return reply.code(204).send();
+  return reply.code(answer.status).type('application/json').send(answer.response);
+};
+
+const sendFile = async (reply: FastifyReply, file: BinaryAnswer) => {
+  const { createReadStream } = await import('node:fs');
+  // Bytes an org member uploaded: never sniffed, never rendered in the server's origin.
+  return reply
+    .code(200)
+    .type(file.contentType)
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .header('content-disposition', contentDisposition(file.fileName))
+    .send(createReadStream(file.filePath));
+};
+
+const sendResult = (
+  reply: FastifyReply,
+  deps: ServerDeps,
+  row: EndpointDef,
+  id: OperationId,
+  result: unknown,
+  now: number,
+) => {
+  const code = row.status ?? 200;
+  if (code === 204) return reply.code(204).send();
+  const data = deps.checkResponses ? checkData(row, id, result) : result;
+  return reply
+    .code(code)
+    .type('application/json')
+    .send(envelopeJson(code, data, now));
 };
 
 /**
@@ -131,147 +244,33 @@ export const createRouter = (
       url,
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const now = deps.clock.now();
-        let ctx: Ctx = { userId: 0, orgId: 0, now };
-        if (row.auth !== 'none') {
-          const userId = authenticate(deps.db, req.headers.authorization, now);
-          const orgId = resolveOrg(deps.db, userId, req.headers['x-org-id']);
-          ctx = { userId, orgId, now };
-        }
+        const ctx = callerOf(row, deps, req, now);
         const params = parseOrThrow(paramsSchema, req.params, 'path parameters');
         const query = row.query
           ? parseOrThrow(row.query, req.query ?? {}, 'query parameters')
           : undefined;
-
-        let uploads: StoredUpload[] = [];
-        let body: unknown;
-        if (row.body === 'multipart') {
-          uploads = await receiveUploads(req, deps);
-          body = uploads;
-        } else if (row.body) {
-          body = parseOrThrow(row.body, req.body, 'request body');
-        }
-
-        // The extension scopes keys to a signed-in user. Sign-in and refresh have none: their
-        // keys would share one space across callers (a 409 tells a key was used) and store
-        // live tokens for 24 h (a replayed refresh would bypass rotation). Ignored there.
-        const rawKey =
-          row.method === 'POST' && row.auth !== 'none' && !deps.quirks.has('ignore-idempotency-key')
-            ? req.headers['idempotency-key']
-            : undefined;
-        const key = Array.isArray(rawKey) ? rawKey[0] : rawKey;
-        if (key !== undefined && !idempotencyKeyPattern.test(key)) {
-          await discardUploads(uploads);
-          throw badRequest('invalid Idempotency-Key', [
-            { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
-          ]);
-        }
-        let prepared: unknown;
-        if (prepare) {
-          try {
-            prepared = await prepare({ params, query, body, ctx, peer: req.ip } as never);
-          } catch (error) {
-            await discardUploads(uploads);
-            throw error;
-          }
-        }
-        const hash =
-          key === undefined
-            ? ''
-            : requestHash(
-                req,
-                ctx.orgId,
-                row.body === 'multipart'
-                  ? uploads.map((u) => [u.originalName, u.size, u.sha256])
-                  : body,
-              );
-        const code = row.status ?? 200;
-
-        type Outcome =
-          | { replay: { status: number; response: string } }
-          | { result: unknown }
-          | { refusal: HttpError };
+        const { body, uploads } = await bodyOf(row, req, deps);
         let outcome: Outcome;
         try {
-          outcome = deps.db.transaction((): Outcome => {
-            if (key !== undefined) {
-              deps.db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?').run(now - dayMs);
-              const prior = deps.db
-                .prepare(
-                  'SELECT request_hash, status, response FROM idempotency_keys WHERE user_id = ? AND key = ?',
-                )
-                .get(ctx.userId, key) as
-                | { request_hash: string; status: number; response: string }
-                | undefined;
-              if (prior) {
-                if (prior.request_hash !== hash)
-                  throw new HttpError(
-                    409,
-                    'Idempotency-Key was already used for a different request',
-                  );
-                return { replay: { status: prior.status, response: prior.response } };
-              }
-            }
-            let result: unknown;
-            try {
-              result = handler({ params, query, body, ctx, prepared } as never);
-            } catch (error) {
-              if (error instanceof HttpError && error.keepWrites) return { refusal: error };
-              throw error;
-            }
-            if (key !== undefined && row.produces !== 'binary') {
-              const data = deps.checkResponses ? checkData(row, id, result) : result;
-              deps.db
-                .prepare(
-                  'INSERT INTO idempotency_keys (user_id, key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-                )
-                .run(
-                  ctx.userId,
-                  key,
-                  hash,
-                  code,
-                  code === 204 ? '' : envelopeJson(code, data, now).toString(),
-                  now,
-                );
-            }
-            return { result };
-          })();
+          const keyed = keyedRequestOf(row, deps, req, ctx, { body, uploads });
+          const prepared = prepare
+            ? await prepare({ params, query, body, ctx, peer: req.ip } as never)
+            : undefined;
+          outcome = transact(deps, row, id, keyed, now, () =>
+            handler({ params, query, body, ctx, prepared } as never),
+          );
+          if ('refusal' in outcome) throw outcome.refusal;
         } catch (error) {
           await discardUploads(uploads);
           throw error;
         }
-
-        if ('refusal' in outcome) {
-          await discardUploads(uploads);
-          throw outcome.refusal;
-        }
         if ('replay' in outcome) {
           // A replayed create must not leave the second copy of the files behind.
           await discardUploads(uploads);
-          reply.header('idempotent-replayed', 'true');
-          if (outcome.replay.status === 204) return reply.code(204).send();
-          return reply
-            .code(outcome.replay.status)
-            .type('application/json')
-            .send(outcome.replay.response);
+          return sendReplay(reply, outcome.replay);
         }
-        if (row.produces === 'binary') {
-          const file = outcome.result as BinaryAnswer;
-          const { createReadStream } = await import('node:fs');
-          // Bytes an org member uploaded: never sniffed, never rendered in the server's origin.
-          return reply
-            .code(200)
-            .type(file.contentType)
-            .header('x-content-type-options', 'nosniff')
-            .header('content-security-policy', "default-src 'none'; sandbox")
-            .header('content-disposition', contentDisposition(file.fileName))
-            .send(createReadStream(file.filePath));
-        }
-        if (code === 204) return reply.code(204).send();
-        const data = deps.checkResponses ? checkData(row, id, outcome.result) : outcome.result;
-        return reply
-          .code(code)
-          .type('application/json')
-          .send(envelopeJson(code, data, now));
+        if (row.produces === 'binary') return sendFile(reply, outcome.result as BinaryAnswer);
+        return sendResult(reply, deps, row, id, outcome.result, now);
       },
     });
   },
@@ -281,7 +280,7 @@ export const createRouter = (
  * A download's Content-Disposition: the name as RFC 5987 UTF-8, plus a quoted fallback for old
  * clients that keeps only printable ASCII without quotes, backslashes or semicolons.
  */
-export const contentDisposition = (fileName: string): string => {
+const contentDisposition = (fileName: string): string => {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\;]/g, '_');
   const encoded = encodeURIComponent(fileName).replace(
     /['()*]/g,

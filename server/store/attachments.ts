@@ -138,7 +138,7 @@ export const insertAttachments = (
  * The new name comes without its extension and the stored one is kept. A user who types the
  * extension anyway ("report.pdf" for a pdf) gets "report.pdf", not "report.pdf.pdf".
  */
-export const renamedFileName = (current: AttachmentRow, requested: string): string => {
+const renamedFileName = (current: AttachmentRow, requested: string): string => {
   const ext = current.extension;
   let base = requested.trim();
   if (ext && base.toLowerCase().endsWith(`.${ext}`)) base = base.slice(0, -(ext.length + 1));

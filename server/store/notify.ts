@@ -1,3 +1,4 @@
+import { mentionsIn } from '../../shared/mentions';
 import type { Db } from '../db/open';
 import { stmt } from './statements';
 
@@ -22,17 +23,9 @@ export interface TaskChange {
   now: number;
 }
 
-// `@` + an email; the email's own `@` is part of it. Trailing dots (end of a sentence) are cut.
-const MENTION = /(^|[^A-Za-z0-9._%+-])@([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)/g;
-
-export const mentionedEmails = (text: string): Set<string> => {
-  const out = new Set<string>();
-  for (const m of text.matchAll(MENTION)) {
-    const email = m[2]?.replace(/\.+$/, '').toLowerCase();
-    if (email) out.add(email);
-  }
-  return out;
-};
+/** The emails mentioned in the text, in lower case. */
+const mentionedEmails = (text: string): Set<string> =>
+  new Set(mentionsIn(text).map((m) => m.email.toLowerCase()));
 
 const displayName = (db: Db, userId: number): string => {
   const u = stmt(db, 'SELECT first_name, last_name, email FROM users WHERE user_id = ?').get(

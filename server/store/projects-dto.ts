@@ -89,7 +89,7 @@ export const PROJECT_COLUMN_LIST = columnsOf<ProjectRow>(projectFields, [
 
 export const PROJECT_COLUMNS = PROJECT_COLUMN_LIST.map((c) => `p.${c}`).join(', ');
 
-export const loadProjectRow = (db: Db, projectId: number): ProjectRow | undefined =>
+const loadProjectRow = (db: Db, projectId: number): ProjectRow | undefined =>
   stmt(db, `SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.project_id = ?`).get(projectId) as
     | ProjectRow
     | undefined;
@@ -203,7 +203,7 @@ export const projectTagDto = (
   modifiedBy: t.created_by,
 });
 
-export const projectMemberDto = (
+const projectMemberDto = (
   m: ProjectMemberRow,
   ref: (id: number) => UserRef,
 ): NonNullable<Project['projectMembers']>[number] => ({

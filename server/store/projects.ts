@@ -313,7 +313,7 @@ const FROM = `projects p
   LEFT JOIN project_priorities pp ON pp.priority_id = p.priority_id
   LEFT JOIN project_health ph ON ph.health_id = p.health_id`;
 
-export const projectShape: ProjectSqlShape = {
+const projectShape: ProjectSqlShape = {
   alias: 'p',
   columns: {
     id: 'project_id',

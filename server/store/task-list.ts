@@ -17,7 +17,7 @@ import type { Db } from '../db/open';
 import { TASK_COLUMNS, type TaskRow, taskDtos } from './tasks-dto';
 
 /** The server's tasks table as the shared filter compiler sees it (alias `t`). */
-export const taskShape: TaskSqlShape = standardTaskSqlShape;
+const taskShape: TaskSqlShape = standardTaskSqlShape;
 const sortColumns = taskSortColumns(taskShape);
 
 export interface ListQuery {

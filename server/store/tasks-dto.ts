@@ -77,7 +77,7 @@ export const TASK_COLUMN_LIST = columnsOf<TaskRow>(taskFields, ['completed', 'de
 
 export const TASK_COLUMNS = TASK_COLUMN_LIST.map((c) => `t.${c}`).join(', ');
 
-export const loadTaskRow = (db: Db, taskId: number): TaskRow | undefined =>
+const loadTaskRow = (db: Db, taskId: number): TaskRow | undefined =>
   stmt(db, `SELECT ${TASK_COLUMNS} FROM tasks t WHERE t.task_id = ?`).get(taskId) as
     | TaskRow
     | undefined;
@@ -109,7 +109,7 @@ export interface TaskDtoBatch {
  * whatever the page size (owners, tags, counts, custom fields, users): never one per task.
  * `overdue` is computed at read time against `now` (due before now and not complete).
  */
-export const buildTaskDtos = (
+const buildTaskDtos = (
   db: Db,
   rows: readonly TaskRow[],
   now: number,

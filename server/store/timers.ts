@@ -47,7 +47,7 @@ export interface TimerWho {
   now: number;
 }
 
-export const runningMs = (r: TimerRow, now: number): number =>
+const runningMs = (r: TimerRow, now: number): number =>
   r.accumulated_ms +
   (r.state === 'RUNNING' && r.running_since !== null ? now - r.running_since : 0);
 

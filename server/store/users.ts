@@ -43,9 +43,6 @@ export const userRefs = (db: Db, ids: Iterable<number>): Map<number, UserRef> =>
   return out;
 };
 
-export const userRef = (db: Db, id: number): UserRef =>
-  userRefs(db, [id]).get(id) ?? { userId: id };
-
 /** Whether a user belongs to the org (owners, assignees and members must). */
 export const isOrgMember = (db: Db, orgId: number, userId: number): boolean =>
   db.prepare('SELECT 1 FROM org_members WHERE org_id = ? AND user_id = ?').get(orgId, userId) !==

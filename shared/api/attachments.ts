@@ -32,7 +32,6 @@ export const attachmentRenameRequest = z.object({
     .max(200)
     .refine((s) => !/[\\/\0]/.test(s), 'must not contain path separators'),
 });
-export type AttachmentRenameRequest = z.infer<typeof attachmentRenameRequest>;
 
 /** Upload rules of the reference plan (contract). A real service's plan may differ. */
 export const uploadRules = {

@@ -5,10 +5,8 @@ export const tokenRequest = z.object({
   email: z.string().trim().min(3).max(320),
   password: z.string().min(1).max(1_000),
 });
-export type TokenRequest = z.infer<typeof tokenRequest>;
 
 export const refreshRequest = z.object({ refreshToken: z.string().min(16).max(512) });
-export type RefreshRequest = z.infer<typeof refreshRequest>;
 
 export const organization = z.looseObject({ orgId: id, orgName: z.string() });
 export type Organization = z.infer<typeof organization>;

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { dateTime, id, opt, userRef } from './common';
 
-/** Field types: the spec names DATE; the reference server also uses these. */
-export const knownFieldTypes = ['TEXT', 'NUMBER', 'DATE', 'DROPDOWN', 'CHECKBOX'] as const;
-
 export const customFieldOption = z.looseObject({
   optionId: id,
   optionName: z.string(),
@@ -15,7 +12,7 @@ export const customFieldOption = z.looseObject({
 export type CustomFieldOption = z.infer<typeof customFieldOption>;
 
 /** A value of a field on one task; `value` is any JSON (epoch ms for DATE). */
-export const customFieldValue = z.looseObject({ taskId: id, value: z.unknown() });
+const customFieldValue = z.looseObject({ taskId: id, value: z.unknown() });
 
 export const customField = z.looseObject({
   tenantId: opt(id),

@@ -27,23 +27,6 @@ export const fieldError = z.looseObject({
 });
 export type FieldError = z.infer<typeof fieldError>;
 
-/** The error statuses the contract names, as Spring's HttpStatus constants. */
-export const errorStatus = z.enum([
-  'BAD_REQUEST',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'TOO_MANY_REQUESTS',
-  'INTERNAL_SERVER_ERROR',
-  'BAD_GATEWAY',
-  'SERVICE_UNAVAILABLE',
-  'GATEWAY_TIMEOUT',
-]);
-export type ErrorStatus = z.infer<typeof errorStatus>;
-
 /** ApiError. `status` is parsed as any string: a real service may send constants we do not know. */
 export const apiError = z.looseObject({
   success: z.literal(false),

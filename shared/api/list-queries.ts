@@ -69,7 +69,6 @@ export const taskListQuery = listQuery<TaskFilter>(
   PagingRequest & TaskFilter,
   RawParams<'page' | 'size' | 'sort' | keyof TaskFilter>
 >;
-export type TaskListQuery = z.output<typeof taskListQuery>;
 
 export const projectListQuery = listQuery<ProjectFilter>(
   projectFilterKinds,
@@ -79,7 +78,6 @@ export const projectListQuery = listQuery<ProjectFilter>(
   PagingRequest & ProjectFilter,
   RawParams<'page' | 'size' | 'sort' | keyof ProjectFilter>
 >;
-export type ProjectListQuery = z.output<typeof projectListQuery>;
 
 const pagingOnly = { page: pageParamSchema, size: sizeParamSchema };
 

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { dateTime, id, opt } from './common';
 
-export const knownNotificationTypes = ['MENTION', 'ASSIGNED', 'COMMENT', 'DUE', 'STATUS'] as const;
-
 export const notification = z.looseObject({
   notificationId: id,
   // Named by the contract; a type we do not know is kept as a string, not refused.

@@ -66,7 +66,6 @@ export const projectStatus = z.looseObject({
   modifiedBy: opt(z.unknown()),
   default: opt(z.boolean()),
 });
-export type ProjectStatus = z.infer<typeof projectStatus>;
 
 export const projectPriority = z.looseObject({
   tenantId: opt(id),

@@ -65,7 +65,6 @@ export const projectRow = project.extend({
 export type ProjectRow = z.infer<typeof projectRow>;
 
 export const spaceRow = space.extend({ spaceId: entityId, ...marked });
-export type SpaceRow = z.infer<typeof spaceRow>;
 
 export const notificationRow = notification.extend({
   taskId: entityId.nullish(),

@@ -82,3 +82,18 @@ export const bridgeResponse = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(false), error: bridgeErrorData }),
 ]);
 export type BridgeResponse = z.infer<typeof bridgeResponse>;
+
+/** A listener of every bridge event: its name and its payload, not yet parsed. */
+export type EventCallback = (event: string, payload: unknown) => void;
+
+/**
+ * What the Electron preload hands the page through `contextBridge` (main/electron/preload-api.ts
+ * makes it, renderer/bridge/transports.ts uses it): raw response envelopes, no Node, no token.
+ */
+export interface PreloadApi {
+  invoke(method: string, input: unknown): Promise<unknown>;
+  /** Every event; returns an unsubscribe. */
+  on(listener: EventCallback): () => void;
+  /** One event of the contract (another name throws); returns an unsubscribe. */
+  on(event: string, listener: (payload: unknown) => void): () => void;
+}

@@ -42,7 +42,6 @@ export const bridgeMethodNameList = [
   'sync.status',
   'tasks.detail',
   'tasks.list',
-  'tasks.myTasks',
   'tasks.search',
   'tasks.statusCounts',
   'timers.active',

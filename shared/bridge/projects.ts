@@ -22,7 +22,6 @@ export const navSpace = z.object({
   sync: syncMark,
   projects: z.array(navProject),
 });
-export type NavSpace = z.infer<typeof navSpace>;
 
 export const boardColumn = statusCount.extend({
   /** The first cards of the column, oldest first; `count` is the full number. */

@@ -13,7 +13,6 @@ export const savedView = z.strictObject({
   /** The list's columns, in order (ids of the renderer's table); absent: fitted to the width. */
   columns: z.array(z.string().min(1).max(64)).max(64).optional(),
 });
-export type SavedView = z.infer<typeof savedView>;
 
 /** An Electron accelerator such as `CommandOrControl+Alt+T`. */
 const accelerator = z

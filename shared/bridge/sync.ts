@@ -10,7 +10,6 @@ export const pullProgress = z.object({
   bytes: z.number().int().min(0),
   done: z.boolean(),
 });
-export type BridgePullProgress = z.infer<typeof pullProgress>;
 
 /** The server's (or this side's) words on why an edit failed. */
 export const outboxError = z.object({
@@ -41,7 +40,6 @@ export const syncNotice = z.object({
   message: z.string(),
   createdAt: z.number().int(),
 });
-export type BridgeSyncNotice = z.infer<typeof syncNotice>;
 
 /** sync/engine/engine-api.ts EngineStatus. */
 export const syncStatus = z.object({

@@ -48,7 +48,6 @@ export const taskDetail = z.object({
   /** Failed or conflicting edits of this task and its checklist/attachments/timers. */
   failedEdits: z.array(failedEdit),
 });
-export type TaskDetailView = z.infer<typeof taskDetail>;
 
 export const searchHit = z.object({
   taskId: entityId,
@@ -61,7 +60,6 @@ export const searchHit = z.object({
   status: z.string().nullable(),
   completed: z.boolean(),
 });
-export type SearchHit = z.infer<typeof searchHit>;
 
 export const statusCount = z.object({
   status: z.string().nullable(),
@@ -90,20 +88,6 @@ export const taskMethods = {
       scope: taskScope.optional(),
     }),
     z.object({ hits: z.array(searchHit) }),
-  ),
-  /** Open tasks the user owns: overdue, due today, due in the next 7 days. */
-  'tasks.myTasks': method(
-    z.strictObject({ limit: z.number().int().min(1).max(200).default(20) }),
-    z.object({
-      overdue: z.array(taskRow),
-      today: z.array(taskRow),
-      upcoming: z.array(taskRow),
-      counts: z.object({
-        overdue: z.number().int(),
-        today: z.number().int(),
-        upcoming: z.number().int(),
-      }),
-    }),
   ),
   /** Tasks per status in a scope: statuses come from the data, open ones first. */
   'tasks.statusCounts': method(

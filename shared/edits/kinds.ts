@@ -37,7 +37,36 @@ export interface OperationSpec {
   readonly refs?: Readonly<Record<string, EntityKind>>;
   /** Top-level body fields naming other entities (a number or an array of numbers). */
   readonly bodyRefs?: Readonly<Record<string, EntityKind>>;
+  /**
+   * The service may answer with the container the entity was made in instead of the entity:
+   * the API client's resolving call finds it (`createProjectTaskResolved`).
+   */
+  readonly answerResolved?: boolean;
 }
+
+/** What every edit of one entity kind shares. */
+export interface EntitySpec {
+  /**
+   * Its rows go one at a time across all entities of the kind, in mutation order: a user has
+   * one running timer, and the server refuses a start before the stop of the one before.
+   */
+  readonly serial?: boolean;
+  /**
+   * Its requests name it alone (a timer's, its trackId), yet the delete of what it hangs on
+   * takes it along on the server: its rows depend on that holder too.
+   */
+  readonly holderUnnamed?: boolean;
+}
+
+export const entitySpecs: Readonly<Record<EntityKind, EntitySpec>> = {
+  task: {},
+  checklist: {},
+  attachment: {},
+  timer: { serial: true, holderUnnamed: true },
+  project: {},
+  space: {},
+  notification: {},
+};
 
 /**
  * An update whose full state a pending create of the same entity can carry, so that
@@ -70,6 +99,11 @@ export interface KindSpec {
    * the server holds what the edit meant, the edit is done.
    */
   readonly refusedOnceDone?: boolean;
+  /**
+   * A later delete of the entity does not take its place: it is still sent first (a timer's
+   * stop: the next start, queued before the delete, needs the timer stopped on the server).
+   */
+  readonly keptBeforeDelete?: boolean;
   /** The operations that carry this kind, with the entities each names. */
   readonly operations: Readonly<Partial<Record<OperationId, OperationSpec>>>;
   readonly fold?: FoldSpec;
@@ -89,7 +123,7 @@ export const mutationKinds = {
     effect: 'create',
     operations: {
       createTask: {},
-      createProjectTask: { refs: projectRefs },
+      createProjectTask: { refs: projectRefs, answerResolved: true },
       createPersonalSubtask: { refs: { parentTaskId: 'task' } },
       createProjectSubtask: { refs: projectTaskRefs },
     },
@@ -222,6 +256,7 @@ export const mutationKinds = {
     effect: 'move',
     goneIsDone: true,
     refusedOnceDone: true,
+    keptBeforeDelete: true,
     operations: { stopTimer: { self: 'trackId' } },
   },
   'timer.update': {

@@ -12,33 +12,34 @@
  */
 import { type Parsed, parseIntegerText, showValue } from './query-values';
 
-export const customFieldConditionNames = [
+/** Conditions on a field's text; they carry one value. */
+export const textConditionNames = [
   'IS',
   'ISNOT',
   'CONTAINS',
   'NOTCONTAINS',
   'STARTSWITH',
   'ENDSWITH',
-  'ISEMPTY',
-  'ISNOTEMPTY',
-  'BEFORE',
-  'AFTER',
-  'BETWEEN',
-  'NOTBETWEEN',
-  'TODAY',
-  'TOMORROW',
+] as const;
+/** Conditions on a field's emptiness, any type; they carry no value. */
+export const emptyConditionNames = ['ISEMPTY', 'ISNOTEMPTY'] as const;
+/** Conditions comparing a date field with epoch-ms values (two for the BETWEEN pair). */
+export const dateConditionNames = ['BEFORE', 'AFTER', 'BETWEEN', 'NOTBETWEEN'] as const;
+/** Conditions matching a date field's day; they carry no value. */
+export const dayConditionNames = ['TODAY', 'TOMORROW'] as const;
+
+export const customFieldConditionNames = [
+  ...textConditionNames,
+  ...emptyConditionNames,
+  ...dateConditionNames,
+  ...dayConditionNames,
 ] as const;
 export type CustomFieldConditionName = (typeof customFieldConditionNames)[number];
 
-export type TextConditionName =
-  | 'IS'
-  | 'ISNOT'
-  | 'CONTAINS'
-  | 'NOTCONTAINS'
-  | 'STARTSWITH'
-  | 'ENDSWITH';
-export type DateConditionName = 'BEFORE' | 'AFTER' | 'BETWEEN' | 'NOTBETWEEN';
-export type NoValueConditionName = 'ISEMPTY' | 'ISNOTEMPTY' | 'TODAY' | 'TOMORROW';
+export type TextConditionName = (typeof textConditionNames)[number];
+export type NoValueConditionName =
+  | (typeof emptyConditionNames)[number]
+  | (typeof dayConditionNames)[number];
 
 /** One normalised condition; the union ties each condition to the kind of value it carries. */
 export type CustomFieldCondition =
@@ -50,15 +51,12 @@ export type CustomFieldCondition =
 /** Guards the size of the SQL one request can produce. */
 export const MAX_CUSTOM_FIELD_CONDITIONS = 50;
 
-const textConditions: readonly string[] = [
-  'IS',
-  'ISNOT',
-  'CONTAINS',
-  'NOTCONTAINS',
-  'STARTSWITH',
-  'ENDSWITH',
-];
-const noValueConditions: readonly string[] = ['ISEMPTY', 'ISNOTEMPTY', 'TODAY', 'TOMORROW'];
+const textConditions: readonly string[] = textConditionNames;
+const noValueConditions: readonly string[] = [...emptyConditionNames, ...dayConditionNames];
+
+/** How many values a condition carries (a name that is none of them: one). */
+export const conditionArity = (name: string): 0 | 1 | 2 =>
+  name === 'BETWEEN' || name === 'NOTBETWEEN' ? 2 : noValueConditions.includes(name) ? 0 : 1;
 
 function isConditionName(name: string): name is CustomFieldConditionName {
   return (customFieldConditionNames as readonly string[]).includes(name);
@@ -112,7 +110,7 @@ function parseOne(entry: unknown, at: string): Parsed<CustomFieldCondition> {
       value: { field: fieldName, condition: name as NoValueConditionName, value: [] },
     };
   }
-  const expected = name === 'BETWEEN' || name === 'NOTBETWEEN' ? 2 : 1;
+  const expected = conditionArity(name);
   if (values.length !== expected) {
     return fail(
       `${name} takes exactly ${expected} value${expected === 2 ? 's' : ''}, got ${values.length}`,

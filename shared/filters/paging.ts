@@ -80,7 +80,6 @@ export const pagingQuerySchema = z.object({
   size: sizeParamSchema,
   sort: queryParam(parseSortStrings),
 });
-export type PagingQuery = z.infer<typeof pagingQuerySchema>;
 
 function isDirection(token: string): boolean {
   const t = token.toLowerCase();

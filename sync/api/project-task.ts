@@ -4,9 +4,16 @@
  * answer directly, from a project answer by finding the task in the project.
  */
 import { type Task, task as taskSchema } from '../../shared/api/tasks';
-import type { ApiClient } from './client';
 import { badResponse } from './errors';
-import type { OperationArgs } from './types';
+import type { Session } from './session';
+import type { OperationArgs, Operations } from './types';
+
+/** What of the client the lookup uses (client.ts builds on this file: not its type). */
+interface ResolvingClient {
+  readonly clock: () => number;
+  readonly session: Session;
+  readonly ops: Operations;
+}
 
 export interface ResolveOptions {
   /**
@@ -27,7 +34,7 @@ const createdAt = (t: Task): number | undefined => {
 };
 
 export const createProjectTaskResolved = async (
-  client: ApiClient,
+  client: ResolvingClient,
   args: OperationArgs<'createProjectTask'>,
   options: ResolveOptions = {},
 ): Promise<Task> => {

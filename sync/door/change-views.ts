@@ -7,7 +7,7 @@ import type { StoredChange } from '../changes/store';
 import { unseenChanges } from '../changes/store';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
-import type { ViewContext } from './context';
+import type { ViewContext, Views } from './context';
 
 /** Request fields in the words the detail panes use. */
 const fieldWords: Readonly<Record<string, string>> = {
@@ -87,7 +87,20 @@ const view = (ctx: ViewContext, c: StoredChange): SyncChange => {
   };
 };
 
-export const changesView = (ctx: ViewContext): SyncChanges => ({
+const changesView = (ctx: ViewContext): SyncChanges => ({
   changes: ctx.engine.changesFromSync().map((c) => view(ctx, c)),
   unseen: unseenChanges(ctx.db, ctx.now),
 });
+
+/** The list, and each action on it answering the list after it. */
+export const changeViews = {
+  'sync.changes': changesView,
+  'sync.changesSeen': (ctx) => {
+    ctx.engine.seeChanges();
+    return changesView(ctx);
+  },
+  'sync.resolveChange': (ctx, input) => {
+    ctx.engine.resolveChange(input.changeId, input.choice);
+    return changesView(ctx);
+  },
+} satisfies Partial<Views>;

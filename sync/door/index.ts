@@ -8,7 +8,13 @@
 export { openEngine } from '../engine/engine';
 // Starting an engine: what the host worker opens for each signed-in org.
 export type { EngineEvent, EngineOptions, EngineStatus, SyncEngine } from '../engine/engine-api';
-export { type DoorOptions, type EngineDoor, openDoor } from './door';
+export {
+  type DoorMethod,
+  type DoorOptions,
+  doorCalls,
+  type EngineDoor,
+  openDoor,
+} from './door';
 export * from './paths';
 export { engineRefusal } from './refusals';
 export { statusView } from './status';

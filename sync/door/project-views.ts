@@ -4,7 +4,7 @@ import { readAllProjects, readProject } from '../db/queries/projects-read';
 import { navigationRows, readSpaces } from '../db/queries/spaces-read';
 import { usersByName } from '../db/queries/users';
 import { projectBoard } from '../db/queries/views';
-import type { Answer, ViewContext } from './context';
+import type { Views } from './context';
 import { withMark, withMarks } from './marks';
 
 /** Each space with its projects, in the order of both lists. */
@@ -17,52 +17,50 @@ const withProjects = <S extends { spaceId: number }, P extends { spaceId: number
   return [...bySpace.values()];
 };
 
-/** Every space with its projects, by id: the spaces view's tree, projects in full. */
-export const spacesTree = (ctx: ViewContext): Answer<'spaces.tree'> => {
-  const projects = withMarks(
-    ctx.db,
-    'project',
-    readAllProjects(ctx.db, ctx.now),
-    (p) => p.projectId,
-  );
-  const spaces = withMarks(ctx.db, 'space', readSpaces(ctx.db), (s) => s.spaceId);
-  return { spaces: withProjects(spaces, projects) };
-};
+/** The methods of spaces and projects, under their bridge names. */
+export const projectViews = {
+  /** Every space with its projects, by id: the spaces view's tree, projects in full. */
+  'spaces.tree': (ctx) => {
+    const projects = withMarks(
+      ctx.db,
+      'project',
+      readAllProjects(ctx.db, ctx.now),
+      (p) => p.projectId,
+    );
+    const spaces = withMarks(ctx.db, 'space', readSpaces(ctx.db), (s) => s.spaceId);
+    return { spaces: withProjects(spaces, projects) };
+  },
 
-/** The navigation tree: names and ids only, for the sidebar and the palette. */
-export const spacesNav = (ctx: ViewContext): Answer<'spaces.nav'> => {
-  const rows = navigationRows(ctx.db);
-  const projects = withMarks(ctx.db, 'project', rows.projects, (p) => p.projectId);
-  const spaces = withMarks(ctx.db, 'space', rows.spaces, (s) => s.spaceId);
-  return { spaces: withProjects(spaces, projects) };
-};
+  /** The navigation tree: names and ids only, for the sidebar and the palette. */
+  'spaces.nav': (ctx) => {
+    const rows = navigationRows(ctx.db);
+    const projects = withMarks(ctx.db, 'project', rows.projects, (p) => p.projectId);
+    const spaces = withMarks(ctx.db, 'space', rows.spaces, (s) => s.spaceId);
+    return { spaces: withProjects(spaces, projects) };
+  },
 
-export const projectView = (ctx: ViewContext, projectId: number): Answer<'projects.get'> => {
-  const p = readProject(ctx.db, projectId, ctx.now);
-  return p ? withMark(ctx.db, 'project', p, p.projectId) : null;
-};
+  'projects.get': (ctx, { projectId }) => {
+    const p = readProject(ctx.db, projectId, ctx.now);
+    return p ? withMark(ctx.db, 'project', p, p.projectId) : null;
+  },
 
-export const boardView = (
-  ctx: ViewContext,
-  projectId: number,
-  perStatus: number,
-): Answer<'projects.board'> => {
-  const board = projectBoard(ctx.db, projectId, ctx.now, { perStatus });
-  return {
-    ...board,
-    columns: board.columns.map((c) => ({
-      ...c,
-      tasks: withMarks(ctx.db, 'task', c.tasks, (t) => t.taskId),
-    })),
-  };
-};
+  'projects.board': (ctx, { projectId, perStatus }) => {
+    const board = projectBoard(ctx.db, projectId, ctx.now, { perStatus });
+    return {
+      ...board,
+      columns: board.columns.map((c) => ({
+        ...c,
+        tasks: withMarks(ctx.db, 'task', c.tasks, (t) => t.taskId),
+      })),
+    };
+  },
 
-export const usersList = (ctx: ViewContext): Answer<'users.list'> => ({
-  users: usersByName(ctx.db),
-});
+  'users.list': (ctx) => ({
+    users: usersByName(ctx.db),
+  }),
 
-/** The definitions a project's tasks carry (its space's, then its own), or every one. */
-export const customFieldsFor = (
-  ctx: ViewContext,
-  projectId: number | undefined,
-): Answer<'customFields.forScope'> => ({ fields: fieldDefinitionsFor(ctx.db, projectId) });
+  /** The definitions a project's tasks carry (its space's, then its own), or every one. */
+  'customFields.forScope': (ctx, { projectId }) => ({
+    fields: fieldDefinitionsFor(ctx.db, projectId),
+  }),
+} satisfies Partial<Views>;

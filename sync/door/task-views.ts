@@ -1,4 +1,4 @@
-/** The task views: a list window, a task's detail, search, My tasks and status counts. */
+/** The task views: a list window, a task's detail, search and status counts. */
 import type { Task } from '../../shared/api/tasks';
 import type { BridgeTaskScope } from '../../shared/bridge';
 import type { TaskFilter } from '../../shared/filters';
@@ -6,8 +6,8 @@ import type { Sqlite } from '../db/open';
 import { highlightSegments, searchTasks } from '../db/queries/search';
 import { dueGroupCounts, type TaskPath, taskPaths } from '../db/queries/task-context';
 import { ownedTaskIds, type TaskScope, taskWhere, taskWindow } from '../db/queries/tasks-read';
-import { myTasks, statusCounts, taskDetail } from '../db/queries/views';
-import type { Answer, Input, ViewContext } from './context';
+import { statusCounts, taskDetail } from '../db/queries/views';
+import type { Views } from './context';
 import { withMark, withMarks } from './marks';
 
 /** The bridge's scopes as the replica's: `my` is every task the user owns, at any level. */
@@ -29,36 +29,6 @@ const marked = (db: Sqlite, tasks: readonly Task[]) =>
 
 const noPath: TaskPath = { space: null, project: null, parent: null };
 
-/**
- * A window of a task list: scope AND the spec's filters, the multi-key sort, the total; each
- * row with its path, and the list's due groups when asked.
- */
-export const listTasks = (ctx: ViewContext, input: Input<'tasks.list'>): Answer<'tasks.list'> => {
-  const scope = replicaScope(input.scope, ctx.userId);
-  const filter = input.filter as TaskFilter;
-  const { items, total } = taskWindow(
-    ctx.db,
-    scope,
-    filter,
-    input.sort,
-    { limit: input.limit, offset: input.offset },
-    ctx.now,
-  );
-  const paths = taskPaths(
-    ctx.db,
-    items.map((t) => t.taskId),
-  );
-  return {
-    items: marked(ctx.db, items).map((t) => ({ ...t, path: paths.get(t.taskId) ?? noPath })),
-    total,
-    ...(input.dueGroupsOn === undefined
-      ? {}
-      : {
-          dueGroups: dueGroupCounts(ctx.db, taskWhere(scope, filter, ctx.now), input.dueGroupsOn),
-        }),
-  };
-};
-
 const entityKeysOf = (detail: NonNullable<ReturnType<typeof taskDetail>>): Set<string> =>
   new Set([
     `task:${detail.task.taskId}`,
@@ -68,69 +38,86 @@ const entityKeysOf = (detail: NonNullable<ReturnType<typeof taskDetail>>): Set<s
     ...detail.timers.map((t) => `timer:${t.trackId}`),
   ]);
 
-export const taskDetailView = (ctx: ViewContext, taskId: number): Answer<'tasks.detail'> => {
-  const detail = taskDetail(ctx.db, taskId, ctx.now);
-  if (!detail) return null;
-  const keys = entityKeysOf(detail);
-  return {
-    task: withMark(ctx.db, 'task', detail.task, detail.task.taskId),
-    path: taskPaths(ctx.db, [taskId]).get(taskId) ?? noPath,
-    subtasks: marked(ctx.db, detail.subtasks),
-    checklist: withMarks(ctx.db, 'checklist', detail.checklist, (c) => c.checklistId),
-    attachments: withMarks(ctx.db, 'attachment', detail.attachments, (a) => a.attachmentId),
-    timers: withMarks(ctx.db, 'timer', detail.timers, (t) => t.trackId),
-    failedEdits: ctx.engine.status().failed.filter((f) => keys.has(f.entity)),
-  };
-};
+/** The task methods, under their bridge names. */
+export const taskViews = {
+  /**
+   * A window of a task list: scope AND the spec's filters, the multi-key sort, the total; each
+   * row with its path, and the list's due groups when asked.
+   */
+  'tasks.list': (ctx, input) => {
+    const scope = replicaScope(input.scope, ctx.userId);
+    const filter = input.filter as TaskFilter;
+    const { items, total } = taskWindow(
+      ctx.db,
+      scope,
+      filter,
+      input.sort,
+      { limit: input.limit, offset: input.offset },
+      ctx.now,
+    );
+    const paths = taskPaths(
+      ctx.db,
+      items.map((t) => t.taskId),
+    );
+    return {
+      items: marked(ctx.db, items).map((t) => ({ ...t, path: paths.get(t.taskId) ?? noPath })),
+      total,
+      ...(input.dueGroupsOn === undefined
+        ? {}
+        : {
+            dueGroups: dueGroupCounts(ctx.db, taskWhere(scope, filter, ctx.now), input.dueGroupsOn),
+          }),
+    };
+  },
 
-export const searchView = (
-  ctx: ViewContext,
-  input: Input<'tasks.search'>,
-): Answer<'tasks.search'> => {
-  const scope = input.scope ? replicaScope(input.scope, ctx.userId) : { kind: 'all' as const };
-  // `my` searches everything and keeps the owned hits: ask for more so enough remain.
-  const owned = scope.kind === 'owned';
-  const hits = searchTasks(ctx.db, input.text, {
-    limit: owned ? Math.min(200, input.limit * 5) : input.limit,
-    scope: owned ? { kind: 'all' } : scope,
-  });
-  const mine = owned
-    ? ownedTaskIds(
-        ctx.db,
-        ctx.userId,
-        hits.map((h) => h.taskId),
-      )
-    : null;
-  return {
-    hits: hits
-      .filter((h) => mine === null || mine.has(h.taskId))
-      .slice(0, input.limit)
-      .map((h) => ({
-        taskId: h.taskId,
-        title: h.title,
-        segments: highlightSegments(h.snippet),
-        projectId: h.projectId,
-        projectName: h.projectName,
-        parentTaskId: h.parentTaskId,
-        status: h.status,
-        completed: h.completed,
-      })),
-  };
-};
+  'tasks.detail': (ctx, { taskId }) => {
+    const detail = taskDetail(ctx.db, taskId, ctx.now);
+    if (!detail) return null;
+    const keys = entityKeysOf(detail);
+    return {
+      task: withMark(ctx.db, 'task', detail.task, detail.task.taskId),
+      path: taskPaths(ctx.db, [taskId]).get(taskId) ?? noPath,
+      subtasks: marked(ctx.db, detail.subtasks),
+      checklist: withMarks(ctx.db, 'checklist', detail.checklist, (c) => c.checklistId),
+      attachments: withMarks(ctx.db, 'attachment', detail.attachments, (a) => a.attachmentId),
+      timers: withMarks(ctx.db, 'timer', detail.timers, (t) => t.trackId),
+      failedEdits: ctx.engine.status().failed.filter((f) => keys.has(f.entity)),
+    };
+  },
 
-export const myTasksView = (ctx: ViewContext, limit: number): Answer<'tasks.myTasks'> => {
-  const m = myTasks(ctx.db, ctx.userId, ctx.now, { limit });
-  return {
-    overdue: marked(ctx.db, m.overdue),
-    today: marked(ctx.db, m.today),
-    upcoming: marked(ctx.db, m.upcoming),
-    counts: m.counts,
-  };
-};
+  'tasks.search': (ctx, input) => {
+    const scope = input.scope ? replicaScope(input.scope, ctx.userId) : { kind: 'all' as const };
+    // `my` searches everything and keeps the owned hits: ask for more so enough remain.
+    const owned = scope.kind === 'owned';
+    const hits = searchTasks(ctx.db, input.text, {
+      limit: owned ? Math.min(200, input.limit * 5) : input.limit,
+      scope: owned ? { kind: 'all' } : scope,
+    });
+    const mine = owned
+      ? ownedTaskIds(
+          ctx.db,
+          ctx.userId,
+          hits.map((h) => h.taskId),
+        )
+      : null;
+    return {
+      hits: hits
+        .filter((h) => mine === null || mine.has(h.taskId))
+        .slice(0, input.limit)
+        .map((h) => ({
+          taskId: h.taskId,
+          title: h.title,
+          segments: highlightSegments(h.snippet),
+          projectId: h.projectId,
+          projectName: h.projectName,
+          parentTaskId: h.parentTaskId,
+          status: h.status,
+          completed: h.completed,
+        })),
+    };
+  },
 
-export const statusCountsView = (
-  ctx: ViewContext,
-  scope: BridgeTaskScope,
-): Answer<'tasks.statusCounts'> => ({
-  counts: statusCounts(ctx.db, replicaScope(scope, ctx.userId)),
-});
+  'tasks.statusCounts': (ctx, { scope }) => ({
+    counts: statusCounts(ctx.db, replicaScope(scope, ctx.userId)),
+  }),
+} satisfies Partial<Views>;

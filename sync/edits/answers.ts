@@ -8,6 +8,7 @@ import type { Sqlite } from '../db/open';
 import {
   type Applied,
   type EntityKey,
+  type EntityKind,
   entityKey,
   isLocalId,
   kindSpec,
@@ -15,7 +16,7 @@ import {
   parseEntityKey,
   type QueuedMutation,
 } from '../outbox';
-import { entityModule } from './kinds';
+import type { EntityModules } from './kinds/types';
 
 /** The id the server gave the entity an answer describes. */
 const serverIdOfAnswer = (field: string, answer: unknown): number => {
@@ -25,42 +26,22 @@ const serverIdOfAnswer = (field: string, answer: unknown): number => {
 };
 
 /**
- * Each file's local id with the attachment the server made of it: by file name (the answer's
- * order is not promised), in the order the files went.
- */
-const uploadPairs = (
-  row: QueuedMutation,
-  items: readonly unknown[],
-  localIds: readonly number[],
-): [number, unknown][] => {
-  const files = (row.body as { files?: { fileName?: unknown }[] } | null)?.files ?? [];
-  const left = [...items];
-  const pairs: [number, unknown][] = [];
-  localIds.forEach((localId, i) => {
-    const name = files[i]?.fileName;
-    const at = left.findIndex((a) => (a as { fileName?: unknown }).fileName === name);
-    const item = at >= 0 ? left.splice(at, 1)[0] : left.shift();
-    if (item !== undefined) pairs.push([localId, item]);
-  });
-  return pairs;
-};
-
-/**
  * Applies the answer of `row` (already settled by the caller, in the same transaction): the
  * pusher's `applyAnswer`. What the server's copy of each entity kind writes is its module's.
- * Attachment uploads answer a list: the row's local attachment rows give way to all of it.
+ * A create that made several entities (an upload) may answer a list: the local rows it made
+ * (its module's `made`) give way to all of it, paired by its module's `answer.pairs`.
  */
 export const applyAnswer = (
+  modules: EntityModules,
   db: Sqlite,
   row: QueuedMutation,
   answer: unknown,
   path: Record<string, number>,
   now: number,
-  localAttachmentIds: readonly number[] = [],
 ): Applied => {
   const spec = kindSpec(row.kind);
   const self = parseEntityKey(row.entity);
-  const module = entityModule(self.kind);
+  const module: EntityModules[EntityKind] = modules[self.kind];
   const applied: Applied = { touched: [], rekeyed: [] };
   const touch = (key: EntityKey) => applied.touched.push(key);
 
@@ -73,9 +54,9 @@ export const applyAnswer = (
   }
   const items = Array.isArray(answer) ? (answer as unknown[]) : [answer];
   if (spec.effect === 'create') {
-    const locals = self.kind === 'attachment' ? [self.id, ...localAttachmentIds] : [self.id];
-    for (const id of new Set(locals)) if (isLocalId(id)) module.remove(db, id);
-    const made = self.kind === 'attachment' ? uploadPairs(row, items, localAttachmentIds) : [];
+    const madeIds = module.made?.(row) ?? [];
+    for (const id of new Set([self.id, ...madeIds])) if (isLocalId(id)) module.remove(db, id);
+    const made = module.answer.pairs?.(row, items, madeIds) ?? [];
     if (made.length === 0 && items[0] !== undefined) made.push([self.id, items[0]]);
     for (const [localId, item] of made) {
       if (!isLocalId(localId)) continue;

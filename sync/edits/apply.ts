@@ -8,24 +8,31 @@
 import { z } from 'zod';
 import { type EditResult, editCommand } from '../../shared/edits/commands';
 import { durably, type Sqlite } from '../db/open';
-import { applyOf, type EditContext } from './kinds';
+import { editTx } from './commit';
+import { kindOf } from './effects';
+import type { EditContext, EntityModules } from './kinds/types';
 import { EditError, noteLocalUser } from './state';
 
-export type { EditContext } from './kinds';
+export type { EditContext } from './kinds/types';
 
 /**
  * Applies an edit locally and queues it. Throws `EditError` (nothing written) when the
  * command is malformed, names something the replica does not hold, or breaks a rule the
  * client can check (upload rules, timer states, the request schema).
  */
-export const applyEdit = (db: Sqlite, command: unknown, ctx: EditContext): EditResult => {
+export const applyEdit = (
+  modules: EntityModules,
+  db: Sqlite,
+  command: unknown,
+  ctx: EditContext,
+): EditResult => {
   const parsed = editCommand.safeParse(command);
   if (!parsed.success)
     throw new EditError(`invalid edit: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
   const c = parsed.data;
   const run = () => {
     noteLocalUser(db, ctx.userId);
-    return applyOf(c.kind)(db, c as never, ctx);
+    return kindOf(modules, c.kind).apply(editTx(modules, db, ctx), c as never);
   };
   return durably(db, run);
 };

@@ -1,11 +1,12 @@
 /**
  * The common end of every edit: the request body checked against the endpoint table, the
  * base kept for a rollback, the local effect written, the row queued (one transaction: the
- * caller's).
+ * caller's). A kind's `apply` reaches it through the `EditTx` that `editTx` makes.
  */
 import { z } from 'zod';
 import { endpoints } from '../../shared/api/endpoints';
 import type { EditResult } from '../../shared/edits/commands';
+import { modifiedTimeOf, type RowSet } from '../db/entity-rows';
 import type { Sqlite } from '../db/open';
 import {
   allocateLocalId,
@@ -16,31 +17,25 @@ import {
   type Json,
   type JsonObject,
   kindSpec,
-  type MutationKind,
   mutationsOfEntity,
   type OutboxOperationId,
   parseEntityKey,
 } from '../outbox';
+import { type EditBase, isEditBase } from './base';
 import { applyEffect } from './effects';
-import { entityState, modifiedTimeOf } from './entities';
+import type {
+  CreatedEdit,
+  EditContext,
+  EditTx,
+  EntityModules,
+  ExistingEdit,
+  PlannedEdit,
+} from './kinds/types';
 import { changedFields } from './merge';
-import { entitiesOf, type RowSet, snapshotRows, withEntityRows } from './snapshot';
-import { EditError } from './state';
+import { entitiesOf, snapshotRows, withEntityRows } from './snapshot';
+import { EditError, entityState } from './state';
 
-/**
- * An edit's `base`: the server's copy of the entity before its first pending edit. `state` is
- * its editable state in request-body shape (what the rebase compares field by field),
- * `modifiedTime` the server's, `rows` the raw replica rows (what a rollback writes back; for
- * a delete, with everything the delete removed).
- */
-export interface EditBase {
-  state: JsonObject | null;
-  modifiedTime: number | null;
-  rows: RowSet;
-}
-
-export const isEditBase = (v: Json): v is EditBase & JsonObject =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && 'rows' in v && 'state' in v;
+export { type EditBase, isEditBase } from './base';
 
 export const snapshotBase = (
   db: Sqlite,
@@ -102,28 +97,23 @@ export const checkBody = (operationId: string, body: unknown): JsonObject => {
   return parsed.data as JsonObject;
 };
 
-export interface PlannedEdit {
-  kind: MutationKind;
-  operationId: string;
-  path: Record<string, number>;
-  body?: Json;
-  /** A create's local id; for other edits the edited entity's id. */
-  entityId: number;
-  localId?: number;
-  base?: Json;
-}
-
 /**
  * Writes the effect and queues the row. An update notes the fields it changes against the
  * state the user saw (the replica's, queued edits included): the rebase keeps exactly those.
  */
-export const commitEdit = (db: Sqlite, p: PlannedEdit, now: number): EnqueueResult => {
+export const commitEdit = (
+  modules: EntityModules,
+  db: Sqlite,
+  p: PlannedEdit,
+  now: number,
+): EnqueueResult => {
   const spec = kindSpec(p.kind);
   const edited =
     spec.effect === 'update' && p.body !== undefined
       ? changedFields(p.body, entityState(db, spec.entity, p.entityId), now)
       : undefined;
   applyEffect(
+    modules,
     db,
     {
       kind: p.kind,
@@ -149,23 +139,17 @@ export const commitEdit = (db: Sqlite, p: PlannedEdit, now: number): EnqueueResu
   );
 };
 
-/** An edit of an entity the replica holds: its base, its effect, its row. */
-export const editExisting = (
-  db: Sqlite,
-  e: {
-    kind: MutationKind;
-    entity: EntityKind;
-    id: number;
-    operationId: string;
-    path: Record<string, number>;
-    body?: Json;
-    /** A delete: the base keeps what the delete takes along. */
-    deep?: boolean;
-  },
-  now: number,
-): EditResult => {
+/**
+ * An edit of an entity the replica holds: its base, its effect, its row. Before a delete, every
+ * module's `beforeDelete` runs (what the delete takes along may need an edit first).
+ */
+const editExisting = (modules: EntityModules, tx: EditTx, e: ExistingEdit): EditResult => {
+  const { db, ctx } = tx;
+  if (kindSpec(e.kind).effect === 'delete')
+    for (const m of Object.values(modules)) m.beforeDelete?.(tx, { entity: e.entity, id: e.id });
   const base = baseFor(db, e.entity, e.id, e.deep ?? false);
   const r = commitEdit(
+    modules,
     db,
     {
       kind: e.kind,
@@ -175,27 +159,34 @@ export const editExisting = (
       entityId: e.id,
       base,
     },
-    now,
+    ctx.now,
   );
   return { entityKind: e.entity, id: e.id, ids: [e.id], mutationId: r.mutationId };
 };
 
 /** A new entity under a fresh local id; `before` runs first with it (a timer's record). */
-export const editCreate = (
-  db: Sqlite,
-  e: {
-    kind: MutationKind;
-    entity: EntityKind;
-    operationId: string;
-    path: Record<string, number>;
-    body: Json;
-    before?: (id: number) => void;
-  },
-  now: number,
-): EditResult => {
+const editCreate = (modules: EntityModules, db: Sqlite, e: CreatedEdit, now: number) => {
   const id = allocateLocalId(db);
   e.before?.(id);
   const { kind, operationId, path, body } = e;
-  const r = commitEdit(db, { kind, operationId, path, body, entityId: id, localId: id }, now);
+  const r = commitEdit(
+    modules,
+    db,
+    { kind, operationId, path, body, entityId: id, localId: id },
+    now,
+  );
   return { entityKind: e.entity, id, ids: [id], mutationId: r.mutationId };
+};
+
+/** The transaction a kind's `apply` is handed (the caller's SQLite transaction). */
+export const editTx = (modules: EntityModules, db: Sqlite, ctx: EditContext): EditTx => {
+  const tx: EditTx = {
+    db,
+    ctx,
+    checkBody,
+    existing: (e) => editExisting(modules, tx, e),
+    created: (e) => editCreate(modules, db, e, ctx.now),
+    commit: (p) => commitEdit(modules, db, p, ctx.now),
+  };
+  return tx;
 };

@@ -10,8 +10,7 @@ import { replaceSpaces } from '../db/queries/projects-write';
 import { bulkItems, NOW, spaceDto } from '../db/queries/read.fixture';
 import { applyTaskItems } from '../db/queries/tasks-write';
 import { allMutations, discard } from '../outbox';
-import { installRebase } from './rebase';
-import { rollBack } from './rollback';
+import { installRebase, rollBack } from '.';
 import { EditError } from './state';
 import { dumpServerData, type EditFixture, editFixture } from './test-support';
 

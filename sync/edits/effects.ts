@@ -7,18 +7,38 @@
  */
 import type { Sqlite } from '../db/open';
 import { type EntityKind, kindSpec, type MutationKind } from '../outbox';
-import { type EffectRow, effectOf } from './kinds';
 import { asObject } from './kinds/json';
+import type { Apply, Effect, EffectRow, EntityModules } from './kinds/types';
 import { currentId } from './state';
 
-export type { EffectRow } from './kinds';
+export type { EffectRow } from './kinds/types';
+
+/** An edit kind's apply and effect, in its entity's module. */
+export const kindOf = (
+  modules: EntityModules,
+  kind: MutationKind,
+): { apply: Apply<never>; effect: Effect } => {
+  const held = (
+    modules[kindSpec(kind).entity].kinds as unknown as Record<
+      string,
+      { apply: Apply<never>; effect: Effect } | undefined
+    >
+  )[kind];
+  if (!held) throw new TypeError(`no module holds the edit kind ${kind}`);
+  return held;
+};
 
 /**
  * Applies a row's effect. Returns false when there was nothing to apply it to (an update of
  * a row the replica no longer holds).
  */
-export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
-  effectOf(row.kind)(db, {
+export const applyEffect = (
+  modules: EntityModules,
+  db: Sqlite,
+  row: EffectRow,
+  now: number,
+): boolean =>
+  kindOf(modules, row.kind).effect(db, {
     row,
     id: currentId(db, kindSpec(row.kind).entity, row.entityId),
     body: asObject(row.body),
@@ -30,8 +50,15 @@ export const applyEffect = (db: Sqlite, row: EffectRow, now: number): boolean =>
   });
 
 /** The replica without an entity, as its delete leaves it (its parent's counts kept right). */
-export const applyDeleteEffect = (db: Sqlite, entity: EntityKind, id: number, now: number) =>
+export const applyDeleteEffect = (
+  modules: EntityModules,
+  db: Sqlite,
+  entity: EntityKind,
+  id: number,
+  now: number,
+) =>
   applyEffect(
+    modules,
     db,
     {
       kind: `${entity}.delete` satisfies MutationKind,

@@ -18,15 +18,27 @@
  *   schema's fields: nothing for pause and resume, `{}` for stop).
  */
 
-export { applyAnswer } from './answers';
-export type { EditContext } from './apply';
-export { applyEdit } from './apply';
-export type { EditBase } from './commit';
+import { createEdits } from './create';
+import { entityModules } from './kinds';
+
+export type { EditBase } from './base';
+export { createEdits, type Edits } from './create';
+export type { EditContext } from './kinds';
 export { mergeFields } from './merge';
 export type { RebaseReport } from './rebase';
-export { installRebase, reapplyPending, rebaseOwnRows, touches } from './rebase';
-export { recreate } from './recreate';
-export { rollBack } from './rollback';
+export { touches } from './rebase';
 export { EditError } from './state';
+
+/** The machinery built from the app's entity modules (kinds/index.ts). */
+export const edits = createEdits(entityModules);
+export const {
+  applyEdit,
+  applyAnswer,
+  reapplyPending,
+  rebaseOwnRows,
+  installRebase,
+  rollBack,
+  recreate,
+} = edits;
 export type { TimerTruth } from './timers';
 export { forgetTimerTruth, timerTruth } from './timers';

@@ -9,6 +9,7 @@ import { writeTx } from '../db/write-tx';
 import { parseEntityKey, type QueuedMutation } from '../outbox';
 import { select } from '../outbox/rows';
 import { applyEffect } from './effects';
+import type { EntityModules } from './kinds/types';
 
 /**
  * Live rows (pending, in flight) that `keys` names: their entity or one they reference, by
@@ -50,10 +51,16 @@ export const rowsToReapply = (db: Sqlite, keys: ReadonlySet<string>): QueuedMuta
 };
 
 /** One row's effect, in a savepoint: a row that no longer fits the replica is skipped. */
-export const reapplyRow = (db: Sqlite, r: QueuedMutation, now: number): boolean => {
+export const reapplyRow = (
+  modules: EntityModules,
+  db: Sqlite,
+  r: QueuedMutation,
+  now: number,
+): boolean => {
   try {
     return writeTx(db, () =>
       applyEffect(
+        modules,
         db,
         {
           kind: r.kind,
@@ -74,6 +81,7 @@ export const reapplyRow = (db: Sqlite, r: QueuedMutation, now: number): boolean 
 
 /** Re-applies the live rows of (and depending on) `entities`, except `skip`; how many took. */
 export const reapplyRows = (
+  modules: EntityModules,
   db: Sqlite,
   entities: ReadonlySet<string>,
   now: number,
@@ -81,6 +89,6 @@ export const reapplyRows = (
 ): number => {
   let n = 0;
   for (const r of rowsToReapply(db, entities))
-    if (!skip.has(r.mutationId) && reapplyRow(db, r, now)) n++;
+    if (!skip.has(r.mutationId) && reapplyRow(modules, db, r, now)) n++;
   return n;
 };

@@ -9,8 +9,7 @@ import { readTask } from '../db/queries/tasks-read';
 import { applyTaskItems, writeTask } from '../db/queries/tasks-write';
 import { readChecklist } from '../db/queries/views';
 import { discard, outboxStatus } from '../outbox';
-import { installRebase } from './rebase';
-import { rollBack } from './rollback';
+import { installRebase, rollBack } from '.';
 import { type EditFixture, editFixture, serverTask } from './test-support';
 
 let f: EditFixture;

@@ -12,6 +12,7 @@
  * for the user to resolve, never a silent loss.
  */
 import { recordChange } from '../changes/store';
+import { entityExists, entityRows } from '../db/entity-rows';
 import type { Sqlite } from '../db/open';
 import type { Replica } from '../db/replica';
 import {
@@ -22,12 +23,14 @@ import {
   kindSpec,
   markConflict,
   mayHaveReachedServer,
+  mutationKindNames,
   parseEntityKey,
   type QueuedMutation,
 } from '../outbox';
 import { select } from '../outbox/rows';
-import { type EditBase, isEditBase, snapshotBase } from './commit';
-import { entityExists, entityState } from './entities';
+import { type EditBase, isEditBase } from './base';
+import { snapshotBase } from './commit';
+import type { EntityModules } from './kinds/types';
 import {
   changedFields,
   type Edited,
@@ -38,7 +41,7 @@ import {
 } from './merge';
 import { reapplyRow, rowsToReapply } from './reapply';
 import { entitiesOf, mergeRowSets, snapshotRows } from './snapshot';
-import { currentId } from './state';
+import { currentId, entityState } from './state';
 import { deletedAfter } from './superseded';
 import { refreshCounts } from './write-tasks';
 
@@ -47,13 +50,6 @@ const kindOfKey = (key: string) => key.slice(0, key.lastIndexOf(':'));
 /** Whether the server wrote `key`: named, or all of its kind (`task:*`). */
 export const touches = (touched: ReadonlySet<string>, key: string): boolean =>
   touched.has(key) || touched.has(`${kindOfKey(key)}:*`);
-
-/**
- * Entities whose absence after a server write means the server deleted them: the replica gets
- * the whole of them (tombstones, complete lists). Timers and notifications come as partial
- * lists (active timers, the newest notifications): absent is not deleted.
- */
-const deletionIsReliable = (kind: EntityKind) => kind !== 'timer' && kind !== 'notification';
 
 const isObject = (v: Json): v is JsonObject =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -118,12 +114,13 @@ export interface RebaseOptions {
  * server just wrote, and every row that depends on one re-applied, in mutation order.
  */
 export const reapplyPending = (
+  modules: EntityModules,
   db: Sqlite,
   touched: ReadonlySet<string>,
   options: RebaseOptions,
 ): RebaseReport => {
   if (touched.size === 0) return { reapplied: 0, merged: [], conflicts: [] };
-  return rebaseRows(db, rowsToReapply(db, touched), touched, options);
+  return rebaseRows(modules, db, rowsToReapply(db, touched), touched, options);
 };
 
 /**
@@ -146,16 +143,26 @@ const refreshDeleteBases = (db: Sqlite, key: string) => {
     setBase(db, d.mutationId, { ...d.base, rows: mergeRowSets(d.base.rows, rows) });
   }
 };
-const deepDeleteKinds = "'task.delete', 'project.delete', 'space.delete'";
+/** Deletes of what other entities hang on (their base holds those too). */
+const deepDeleteKinds = mutationKindNames
+  .filter((k) => kindSpec(k).effect === 'delete' && entityRows[kindSpec(k).entity].holds)
+  .map((k) => `'${k}'`)
+  .join(', ');
 
 /**
  * After an answer to an edit of `key`, which rewrote that entity's own row only: its other
  * queued rows are merged with the answer, this engine's own write, and shown on top again
  * (the rows depending on it are as they were).
  */
-export const rebaseOwnRows = (db: Sqlite, key: string, options: RebaseOptions): RebaseReport => {
+export const rebaseOwnRows = (
+  modules: EntityModules,
+  db: Sqlite,
+  key: string,
+  options: RebaseOptions,
+): RebaseReport => {
   refreshDeleteBases(db, key);
   return rebaseRows(
+    modules,
     db,
     select(db, "state IN ('pending', 'inflight') AND entity = ?", key),
     new Set([key]),
@@ -164,6 +171,7 @@ export const rebaseOwnRows = (db: Sqlite, key: string, options: RebaseOptions): 
 };
 
 const rebaseRows = (
+  modules: EntityModules,
   db: Sqlite,
   todo: readonly QueuedMutation[],
   touched: ReadonlySet<string>,
@@ -184,6 +192,7 @@ const rebaseRows = (
     else if (
       id > 0 &&
       !fresh.has(r.entity) &&
+      modules[kind].traits?.embedded &&
       rewrittenWithParent(db, kind, id, lastBody.get(r.entity))
     )
       fresh.set(r.entity, snapshotBase(db, kind, id, false));
@@ -206,13 +215,15 @@ const rebaseRows = (
   for (const r of todo) {
     const { kind, id } = parseEntityKey(r.entity);
     const effect = kindSpec(r.kind).effect;
+    const traits = modules[kind].traits ?? {};
     let body = r.body;
     if ((effect === 'update' || effect === 'move') && id > 0) {
       const server = fresh.get(r.entity) ?? null;
       const gone = server ? server.state === null : !entityExists(db, kind, id);
       // Absent from a partial list (active timers, newest notifications) is not deleted: the
-      // edit goes on top again.
-      if (gone && deletionIsReliable(kind)) {
+      // edit goes on top again. Elsewhere the replica gets the whole of an entity (tombstones,
+      // complete lists): absent means the server deleted it.
+      if (gone && !traits.listedPartly) {
         // Gone because the user deleted it too (a delete queued behind this row, whose effect
         // removed the rows here): no conflict; the delete follows, and a delete of something
         // gone is done.
@@ -232,7 +243,7 @@ const rebaseRows = (
         }
         continue;
       }
-      if (server?.state && effect === 'update' && isObject(body) && kind !== 'timer') {
+      if (server?.state && effect === 'update' && isObject(body) && !traits.unmerged) {
         const trail = trails.get(r.entity) ?? {
           edited: {},
           sent: own?.has(r.entity) ? [server.state] : [],
@@ -269,17 +280,17 @@ const rebaseRows = (
     // The server never writes a local id's rows: a create whose rows are still there needs
     // only the counts of what it hangs on (the server's counts do not include it).
     if (effect === 'create' && id < 0 && entityExists(db, kind, currentId(db, kind, id))) {
-      counted.add(countedOn(db, r));
+      if (!traits.uncounted) counted.add(countedOn(db, r));
       continue;
     }
-    if (reapplyRow(db, { ...r, body }, now)) report.reapplied++;
+    if (reapplyRow(modules, db, { ...r, body }, now)) report.reapplied++;
   }
   refreshCounts(db, counted);
   return report;
 };
 
 /**
- * Checklist items come with their task (a bulk page embeds them) and are not named
+ * Entities that come embedded in their parent (checklist items in a bulk page) are not named
  * themselves: one whose row no longer shows the state the queued edit wrote was rewritten by
  * the server, and is that edit's new base.
  */
@@ -289,7 +300,7 @@ const rewrittenWithParent = (
   id: number,
   body: Json | undefined,
 ): boolean => {
-  if (kind !== 'checklist' || body === undefined || !isObject(body)) return false;
+  if (body === undefined || !isObject(body)) return false;
   const state = entityState(db, kind, id);
   return state !== null && Object.keys(body).some((k) => !same(body[k], state[k]));
 };
@@ -297,17 +308,17 @@ const rewrittenWithParent = (
 /** The task whose counts a create changes (a subtask's parent, an item's or a file's task). */
 const countedOn = (db: Sqlite, r: QueuedMutation): number | null => {
   const ref = r.path.subtaskId ?? r.path.parentTaskId ?? r.path.taskId;
-  if (ref === undefined || r.kind.startsWith('timer.')) return null;
-  return currentId(db, 'task', ref);
+  return ref === undefined ? null : currentId(db, 'task', ref);
 };
 
 /** Hooks the rebase into every server-data transaction of the replica. */
 export const installRebase = (
+  modules: EntityModules,
   replica: Replica,
   clock: () => number = Date.now,
   serverClock: () => MergeClock | null = () => null,
 ): void => {
   replica.onServerWrite((db, touched, own) => {
-    reapplyPending(db, touched, { now: clock(), clock: serverClock(), own });
+    reapplyPending(modules, db, touched, { now: clock(), clock: serverClock(), own });
   });
 };

@@ -4,8 +4,7 @@ import { readTask } from '../db/queries/tasks-read';
 import { applyTaskItems } from '../db/queries/tasks-write';
 import { readChecklist } from '../db/queries/views';
 import { markConflict } from '../outbox';
-import { installRebase } from './rebase';
-import { recreate } from './recreate';
+import { installRebase, recreate } from '.';
 import { EditError } from './state';
 import { type EditFixture, editFixture, serverTask } from './test-support';
 

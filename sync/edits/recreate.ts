@@ -7,6 +7,7 @@
  */
 import type { EditResult } from '../../shared/edits/commands';
 import { settleChangesOf } from '../changes/store';
+import { entityExists } from '../db/entity-rows';
 import type { Sqlite } from '../db/open';
 import { writeTx } from '../db/write-tx';
 import {
@@ -26,15 +27,18 @@ import {
 } from '../outbox';
 import { commitEdit } from './commit';
 import { applyDeleteEffect } from './effects';
-import { entityExists } from './entities';
-import { type CreatePlan, entityModule } from './kinds';
+import type { CreatePlan, EntityModules } from './kinds/types';
 import { reapplyRows } from './reapply';
 import { EditError } from './state';
 
 /** The create that brings back what `row` (the entity's latest full state) describes. */
-const createFor = (row: QueuedMutation, conflict: QueuedMutation): CreatePlan => {
+const createFor = (
+  modules: EntityModules,
+  row: QueuedMutation,
+  conflict: QueuedMutation,
+): CreatePlan => {
   const { entity } = kindSpec(row.kind);
-  const recreate = entityModule(entity).recreate;
+  const recreate = modules[entity].recreate;
   if (!recreate || kindSpec(row.kind).effect !== 'update')
     throw new EditError(
       `a ${entity} deleted on the server cannot be recreated from an edit (${row.kind}): discard the edit`,
@@ -77,7 +81,12 @@ const retarget = (db: Sqlite, from: EntityKey, to: EntityKey): QueuedMutation[] 
  * Turns the conflicting edit `mutationId` (an update of an entity deleted on the server) into
  * a create of the entity with its latest state. Returns the new entity.
  */
-export const recreate = (db: Sqlite, mutationId: number, now: number): EditResult => {
+export const recreate = (
+  modules: EntityModules,
+  db: Sqlite,
+  mutationId: number,
+  now: number,
+): EditResult => {
   const run = (): EditResult => {
     const conflict = getMutation(db, mutationId);
     if (!conflict) throw new EditError(`no queued edit ${mutationId}`);
@@ -87,13 +96,14 @@ export const recreate = (db: Sqlite, mutationId: number, now: number): EditResul
     if (rows.some((r) => kindSpec(r.kind).effect === 'delete'))
       throw new EditError('the entity was deleted here too: discard the edit');
     const latest = [...rows].reverse().find((r) => kindSpec(r.kind).effect === 'update');
-    const plan = createFor(latest ?? conflict, conflict);
+    const plan = createFor(modules, latest ?? conflict, conflict);
     for (const r of rows) discard(db, r.mutationId);
     const { kind: entity, id: oldId } = parseEntityKey(conflict.entity);
     // The server deleted it: whatever the replica still shows of it goes (a pull would).
-    applyDeleteEffect(db, entity, oldId, now);
+    applyDeleteEffect(modules, db, entity, oldId, now);
     const id = allocateLocalId(db);
     const applied = commitEdit(
+      modules,
       db,
       {
         kind: plan.kind,
@@ -113,6 +123,7 @@ export const recreate = (db: Sqlite, mutationId: number, now: number): EditResul
         plan.followUp.operationId,
       ).self;
       commitEdit(
+        modules,
         db,
         {
           kind: `${entity}.update` as MutationKind,
@@ -130,7 +141,7 @@ export const recreate = (db: Sqlite, mutationId: number, now: number): EditResul
       retryFailed(db, r.mutationId, now);
       settleChangesOf(db, r.mutationId);
     }
-    reapplyRows(db, new Set([to, ...orphans.map((r) => r.entity)]), now);
+    reapplyRows(modules, db, new Set([to, ...orphans.map((r) => r.entity)]), now);
     return { entityKind: entity, id, ids: [id], mutationId: applied.mutationId };
   };
   return db.inTransaction ? run() : writeTx(db, run);

@@ -6,73 +6,56 @@
  * gone on the server: it goes here too (its base would show it again, and the pull that
  * deleted it is past).
  */
+
+import { countedTasks } from '../db/entity-rows';
 import type { Sqlite } from '../db/open';
 import { writeTx } from '../db/write-tx';
 import {
   type EntityKey,
+  type EntityKind,
   kindSpec,
   mutationsOfEntity,
   parseEntityKey,
   type QueuedMutation,
 } from '../outbox';
-import { isEditBase } from './commit';
+import { isEditBase } from './base';
 import { applyDeleteEffect } from './effects';
-import type { UploadBody } from './kinds/attachment';
-import { foldTimerRow } from './kinds/timer';
+import type { EntityModules } from './kinds/types';
 import { reapplyRows } from './reapply';
 import { entitiesOf, restoreRows } from './snapshot';
 import { currentId } from './state';
-import * as timers from './timers';
 import { refreshCounts } from './write-tasks';
 
-/** Removes what a create put in the replica (an upload: every file it made). */
-const removeCreated = (db: Sqlite, row: QueuedMutation, now: number) => {
-  const { kind, id } = parseEntityKey(row.entity);
-  const body = row.body as unknown as Partial<UploadBody> | null;
-  const ids = row.kind === 'attachment.upload' ? (body?.localIds ?? [id]) : [id];
-  for (const one of ids) {
-    const entityId = currentId(db, kind, one);
-    applyDeleteEffect(db, kind, entityId, now);
-    if (kind === 'timer') timers.forgetTimerTruth(db, entityId);
-  }
+/**
+ * An entity gone from the replica: its delete's effect, and whatever its module keeps beside
+ * the rows told (nothing of it is queued any more).
+ */
+const removeGone = (
+  modules: EntityModules,
+  db: Sqlite,
+  kind: EntityKind,
+  id: number,
+  now: number,
+) => {
+  applyDeleteEffect(modules, db, kind, id, now);
+  modules[kind].rolledBack?.(db, id, [], now);
 };
 
-/**
- * Tasks whose counts the restored rows may change: those they hang on, and the restored tasks
- * themselves (their copied counts may include rows made offline since).
- */
-const countedTasks = (rows: Record<string, Record<string, unknown>[]>): unknown[] => [
-  ...(rows.checklist_items ?? []).map((r) => r.task_id),
-  ...(rows.attachments ?? []).map((r) => r.task_id),
-  ...(rows.tasks ?? []).flatMap((r) => [r.parent_task_id, r.task_id]),
-];
+/** Removes what a create put in the replica (an upload: every file it made). */
+const removeCreated = (modules: EntityModules, db: Sqlite, row: QueuedMutation, now: number) => {
+  const { kind, id } = parseEntityKey(row.entity);
+  const ids = modules[kind].made?.(row) ?? [id];
+  for (const one of ids) removeGone(modules, db, kind, currentId(db, kind, one), now);
+};
 
 const live = (r: QueuedMutation) => r.state === 'pending' || r.state === 'inflight';
-
-/**
- * A timer's record after a rollback: its restored row with the edits still queued folded in
- * (their times are in their bodies), or none when nothing is queued any more.
- */
-const recomputeTruth = (db: Sqlite, trackId: number, rest: QueuedMutation[], now: number) => {
-  timers.forgetTimerTruth(db, trackId);
-  if (rest.length === 0) return;
-  let t = timers.truthOfRow(db, trackId, now);
-  if (!t) return;
-  for (const r of rest) {
-    try {
-      t = foldTimerRow(t, r);
-    } catch {
-      // A move the restored state does not allow: its request will be refused in turn.
-    }
-  }
-  timers.writeTruth(db, trackId, t);
-};
 
 /**
  * Restores the replica for edits that left the queue or failed (`discard`'s or
  * `failPermanently`'s rows), in one transaction (the caller's, when there is one).
  */
 export const rollBack = (
+  modules: EntityModules,
   db: Sqlite,
   mutations: readonly QueuedMutation[],
   now: number = Date.now(),
@@ -90,22 +73,17 @@ export const rollBack = (
       const { kind, id } = parseEntityKey(entity);
       const created = rows.find((r) => kindSpec(r.kind).effect === 'create');
       if (created) {
-        removeCreated(db, created, now);
+        removeCreated(modules, db, created, now);
         continue;
       }
       if (rows.some((r) => r.state === 'conflict')) {
-        const gone = currentId(db, kind, id);
-        applyDeleteEffect(db, kind, gone, now);
-        if (kind === 'timer') timers.forgetTimerTruth(db, gone);
+        removeGone(modules, db, kind, currentId(db, kind, id), now);
         continue;
       }
       const first = rows[0];
       if (first && isEditBase(first.base)) {
         restoreRows(db, first.base.rows);
-        refreshCounts(
-          db,
-          countedTasks(first.base.rows).filter((v): v is number => typeof v === 'number'),
-        );
+        refreshCounts(db, countedTasks(first.base.rows));
         // Rows restored with it (a deleted task's checklist, a deleted item's siblings) get
         // their own queued edits back on top.
         for (const key of entitiesOf(first.base.rows)) touched.add(key);
@@ -113,11 +91,11 @@ export const rollBack = (
       const rest = mutationsOfEntity(db, entity).filter(
         (r) => live(r) && !rolledBack.has(r.mutationId),
       );
-      if (kind === 'timer') recomputeTruth(db, currentId(db, 'timer', id), rest, now);
+      modules[kind].rolledBack?.(db, currentId(db, kind, id), rest, now);
       touched.add(entity);
     }
     // The edits that remain go on top again: the entity's own and those that depend on it.
-    reapplyRows(db, touched, now, rolledBack);
+    reapplyRows(modules, db, touched, now, rolledBack);
   };
   if (db.inTransaction) run();
   else writeTx(db, run);

@@ -3,13 +3,14 @@
  * discarded edit can put the server's rows back exactly (columns the DTOs do not model, the
  * search index through the triggers on `tasks`, children a delete took with it).
  */
+import { addRowsOf, entityRows, IN, type RowSet } from '../db/entity-rows';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { type EntityKey, type EntityKind, entityKey, type Json } from '../outbox';
-import { allEntityModules, entityModule } from './kinds';
-import { addRowsOf, IN, type RowSet } from './rows';
 
-export type { RowSet } from './rows';
+export type { RowSet } from '../db/entity-rows';
+
+const allEntityRows = Object.entries(entityRows) as [EntityKind, (typeof entityRows)[EntityKind]][];
 
 /**
  * The rows of an entity. `deep` adds what removing it removes too (a task's subtasks,
@@ -17,15 +18,15 @@ export type { RowSet } from './rows';
  */
 export const snapshotRows = (db: Sqlite, kind: EntityKind, id: number, deep: boolean): RowSet => {
   const out: RowSet = {};
-  const { rows, deepRows } = entityModule(kind);
-  if (deep && deepRows) deepRows(db, id, out);
+  const rows = entityRows[kind];
+  if (deep && rows.deep) rows.deep(db, id, out);
   else addRowsOf(db, out, rows.column, rows.tables, [id]);
   // Rows made offline are not the server's: their own create rows bring them back.
   return deep && id > 0 ? withoutLocalRows(out) : out;
 };
 
 const withoutLocalRows = (rows: RowSet): RowSet => {
-  const idColumns = allEntityModules().map(([, m]) => m.rows.column);
+  const idColumns = allEntityRows.map(([, r]) => r.column);
   const out: RowSet = {};
   for (const [table, list] of Object.entries(rows)) {
     const kept = list.filter((r) =>
@@ -38,16 +39,10 @@ const withoutLocalRows = (rows: RowSet): RowSet => {
 
 /** The entities whose rows a snapshot holds (for re-applying their queued edits). */
 export const entitiesOf = (rows: RowSet): EntityKey[] =>
-  allEntityModules().flatMap(
-    ([
-      kind,
-      {
-        rows: { column, tables },
-      },
-    ]) =>
-      (rows[tables[0] as string] ?? []).flatMap((r) =>
-        typeof r[column] === 'number' ? [entityKey(kind, r[column] as number)] : [],
-      ),
+  allEntityRows.flatMap(([kind, { column, tables }]) =>
+    (rows[tables[0] as string] ?? []).flatMap((r) =>
+      typeof r[column] === 'number' ? [entityKey(kind, r[column] as number)] : [],
+    ),
   );
 
 /** `rows` with the rows of one entity (its own and wholly its) taken from `from` instead. */
@@ -57,7 +52,7 @@ export const withEntityRows = (
   id: number,
   from: RowSet,
 ): RowSet => {
-  const { column, tables } = entityModule(kind).rows;
+  const { column, tables } = entityRows[kind];
   const out: RowSet = { ...rows };
   for (const table of tables) {
     const kept = (rows[table] ?? []).filter((r) => r[column] !== id);
@@ -125,15 +120,10 @@ export const mergeRowSets = (older: RowSet, newer: RowSet): RowSet => {
  * Tables a snapshot may name, each with the column naming its owner; and per entity, its own
  * table and the tables of rows wholly its (a task's tags, a project's members).
  */
-const tables = () => {
-  const modules = allEntityModules();
-  return {
-    keys: new Map(
-      modules.flatMap(([, m]) => m.rows.tables.map((t) => [t, m.rows.column] as const)),
-    ),
-    children: modules.map(([, m]) => m.rows),
-  };
-};
+const tables = () => ({
+  keys: new Map(allEntityRows.flatMap(([, r]) => r.tables.map((t) => [t, r.column] as const))),
+  children: allEntityRows.map(([, r]) => r),
+});
 
 const isRowSet = (v: Json, keys: ReadonlyMap<string, string>): v is RowSet =>
   v !== null &&

@@ -4,6 +4,7 @@
  * in the shape of its request body, so an update can send the complete state.
  */
 
+import { entityExists } from '../db/entity-rows';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
 import { toIso } from '../db/queries/convert';
@@ -49,6 +50,13 @@ export const localUser = (db: Sqlite): number | null => {
 /** The id an entity goes by in the replica now: its server id once a local id is mapped. */
 export const currentId = (db: Sqlite, kind: EntityKind, id: number): number =>
   serverIdOf(db, kind, id) ?? id;
+
+/** A space the replica holds: its id now. */
+export const knownSpace = (db: Sqlite, spaceId: number): number => {
+  const id = currentId(db, 'space', spaceId);
+  if (!entityExists(db, 'space', id)) throw notInReplica(`space ${spaceId}`);
+  return id;
+};
 
 // ---- where a task lives ----------------------------------------------------------------------
 
@@ -295,3 +303,17 @@ export const notificationState = (db: Sqlite, id: number): JsonObject | null => 
     | undefined;
   return r ? { read: r.read === 1 } : null;
 };
+
+const states: Readonly<Record<EntityKind, (db: Sqlite, id: number) => JsonObject | null>> = {
+  task: taskState,
+  checklist: checklistState,
+  attachment: attachmentState,
+  timer: timerState,
+  project: projectState,
+  space: spaceState,
+  notification: notificationState,
+};
+
+/** The editable state of any entity, or null when the replica does not hold it. */
+export const entityState = (db: Sqlite, kind: EntityKind, id: number): JsonObject | null =>
+  states[kind](db, id);

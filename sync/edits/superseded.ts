@@ -7,7 +7,7 @@
 import type { Sqlite } from '../db/open';
 import { kindSpec, type QueuedMutation } from '../outbox';
 import { select } from '../outbox/rows';
-import { isEditBase } from './commit';
+import { isEditBase } from './base';
 import { entitiesOf } from './snapshot';
 
 export const deletedAfter = (db: Sqlite, row: QueuedMutation): boolean =>

@@ -8,7 +8,7 @@ import type { Sqlite } from '../db/open';
 import { bulkItems, NOW, seedReplica } from '../db/queries/read.fixture';
 import { Replica } from '../db/replica';
 import { allMutations, type QueuedMutation } from '../outbox';
-import { applyEdit, type EditContext } from './apply';
+import { applyEdit, type EditContext } from '.';
 
 export interface EditFixture {
   dir: string;

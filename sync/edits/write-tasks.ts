@@ -156,12 +156,7 @@ export const deleteChecklistItem = (db: Sqlite, checklistId: number): number | n
   return row.task_id;
 };
 
-export const checklistTaskOf = (db: Sqlite, checklistId: number): number | null =>
-  (
-    stmt(db, 'SELECT task_id FROM checklist_items WHERE checklist_id = ?').get(checklistId) as
-      | { task_id: number }
-      | undefined
-  )?.task_id ?? null;
+export { checklistTaskOf } from '../db/entity-rows';
 
 // ---- attachments ---------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ import { NOW } from '../db/queries/read.fixture';
 import { readTask } from '../db/queries/tasks-read';
 import { readChecklist, taskDetail } from '../db/queries/views';
 import { Replica } from '../db/replica';
-import { applyEdit } from '../edits/apply';
+import { applyEdit } from '../edits';
 import { type EditFixture, editFixture } from '../edits/test-support';
 import { refreshCounts } from '../edits/write-tasks';
 import { markInflight, retryLater, settle } from '../outbox';

@@ -8,8 +8,8 @@ import { type EditCommand, editCommand } from '../../shared/edits/commands';
 import { gatherPatch, listOfItem, spreadItems } from '../../shared/edits/keyed-lists';
 import { stmt } from '../db/kysely';
 import type { Sqlite } from '../db/open';
+import { rollBack } from '../edits';
 import { entityExists, entityHeld, entityState } from '../edits/entities';
-import { rollBack } from '../edits/rollback';
 import {
   discard as discardRow,
   type EntityKind,

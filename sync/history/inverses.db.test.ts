@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EditCommand } from '../../shared/edits/commands';
 import { NOW } from '../db/queries/read.fixture';
-import { applyEdit } from '../edits/apply';
+import { applyEdit } from '../edits';
 import { entityState } from '../edits/entities';
 import { type EditFixture, editFixture } from '../edits/test-support';
 import { type EntityKind, mapLocalId, markInflight, settle } from '../outbox';

@@ -239,12 +239,13 @@ export const coalesce = (
         });
       // A local entity with no create queued never reached the server: nothing to delete.
       if (!head && unsentEntity) return plan('delete-of-unsent', { dropDependentsOf: [entity] });
-      // A timer's stop stays: the next start, queued before this delete, needs the timer
-      // stopped on the server first (one running or paused timer per user).
+      // Edits kept before a delete stay (a timer's stop: see `keptBeforeDelete`).
       const edits = rows.filter((r) => {
         const e = effectOf(r.kind);
         return (
-          (e === 'update' || e === 'move') && r.kind !== 'timer.stop' && r.state !== 'inflight'
+          (e === 'update' || e === 'move') &&
+          !kindSpec(r.kind).keptBeforeDelete &&
+          r.state !== 'inflight'
         );
       });
       return edits.length > 0

@@ -2,11 +2,13 @@
  * `depends_on`: the entity keys an outbox row names. A local (negative) key blocks the row
  * until it is mapped; a delete is not sent while an earlier row names the entity it deletes.
  */
-import { stmt } from '../db/kysely';
+import { containersOf, holdersOf as rowHolders } from '../db/entity-rows';
 import type { Sqlite } from '../db/open';
 import { canonicalKey, referencedIds } from './local-ids';
 import {
   type EntityKey,
+  type EntityKind,
+  entitySpecs,
   isLocalId,
   type Json,
   kindSpec,
@@ -16,14 +18,17 @@ import {
 } from './types';
 
 /**
- * The task a timer edit's timer is on. Its requests name the timer only, but the task's delete
- * takes the timer with it on the server: the delete must wait for the edits queued before it.
+ * What the entity hangs on, when its requests name it alone (`EntitySpec.holderUnnamed`: a
+ * timer's task): the holder's delete takes it along on the server, so must wait for the edits
+ * queued before it.
  */
-const taskOfTimer = (db: Sqlite, trackId: number): EntityKey | null => {
-  const row = stmt(db, 'SELECT task_id FROM timers WHERE track_id = ?').get(trackId) as
-    | { task_id: number }
-    | undefined;
-  return row ? canonicalKey(db, 'task', row.task_id) : null;
+const unnamedHolders = (db: Sqlite, kind: EntityKind, id: number): EntityKey[] => {
+  const row = rowHolders(db, kind, id);
+  if (!row) return [];
+  return (['task', 'project', 'space'] as const).flatMap((k) => {
+    const h = row[k];
+    return h == null ? [] : [canonicalKey(db, k, h)];
+  });
 };
 
 /**
@@ -34,18 +39,7 @@ const taskOfTimer = (db: Sqlite, trackId: number): EntityKey | null => {
  */
 const holdersOf = (db: Sqlite, key: EntityKey): EntityKey[] => {
   const { kind, id } = parseEntityKey(key);
-  const row =
-    kind === 'task'
-      ? (stmt(
-          db,
-          'SELECT project_id AS project, space_id AS space FROM tasks WHERE task_id = ?',
-        ).get(id) as { project: number | null; space: number | null } | undefined)
-      : kind === 'project'
-        ? (stmt(
-            db,
-            'SELECT NULL AS project, space_id AS space FROM projects WHERE project_id = ?',
-          ).get(id) as { project: null; space: number | null } | undefined)
-        : undefined;
+  const row = containersOf(db, kind, id);
   if (!row) return [];
   return [
     ...(row.project === null ? [] : [canonicalKey(db, 'project', row.project)]),
@@ -69,10 +63,8 @@ export const dependsOnOf = (
   for (const { kind: k, id } of referencedIds(spec, path, body)) keys.add(canonicalKey(db, k, id));
   const self = parseEntityKey(entity);
   if (kindSpec(kind).effect !== 'create' && isLocalId(self.id)) keys.add(entity);
-  if (self.kind === 'timer' && spec.self !== undefined) {
-    const task = taskOfTimer(db, self.id);
-    if (task) keys.add(task);
-  }
+  if (entitySpecs[self.kind].holderUnnamed && spec.self !== undefined)
+    for (const holder of unnamedHolders(db, self.kind, self.id)) keys.add(holder);
   for (const key of [...keys]) for (const holder of holdersOf(db, key)) keys.add(holder);
   return [...keys];
 };

@@ -69,7 +69,7 @@ export interface PusherOptions {
   backoff?: BackoffOptions;
   /**
    * Writes the server's answer to a settled row into the replica, in the settling transaction
-   * (the edit layer's applyAnswer); the local attachment ids are an upload's.
+   * (the edit layer's applyAnswer, which knows what local rows a create made).
    */
   applyAnswer: (
     db: Replica['db'],
@@ -77,7 +77,6 @@ export interface PusherOptions {
     answer: unknown,
     path: Record<string, number>,
     now: number,
-    localAttachmentIds: readonly number[],
   ) => Applied;
   /** Restores the server's copy for edits that will not happen (the edit layer's rollBack). */
   rollBack: (rows: QueuedMutation[]) => void;
@@ -400,16 +399,8 @@ export class Pusher {
     counts: boolean,
   ): Written {
     const { replica } = this.options;
-    const localAttachments = localAttachmentIds(row);
     const { files } = settle(replica.db, row.mutationId);
-    const applied = this.options.applyAnswer(
-      replica.db,
-      row,
-      answer,
-      path,
-      this.now(),
-      localAttachments,
-    );
+    const applied = this.options.applyAnswer(replica.db, row, answer, path, this.now());
     const effect = kindSpec(row.kind).effect;
     const ownRowOnly = (effect === 'update' || effect === 'move') && this.options.reapplyOwn;
     if (ownRowOnly) for (const key of applied.touched) this.options.reapplyOwn?.(key);
@@ -531,15 +522,4 @@ const noteAdopted = (db: Replica['db'], row: QueuedMutation, now: number): void 
     },
     now,
   );
-};
-
-/**
- * Local attachment rows an upload made, one per file (the edit layer keeps their ids in the
- * row's body, which a multipart request does not send): they give way to the server's list.
- */
-const localAttachmentIds = (row: QueuedMutation): number[] => {
-  if (row.kind !== 'attachment.upload') return [];
-  const body = row.body as { localIds?: unknown } | null;
-  const ids = body && Array.isArray(body.localIds) ? body.localIds : [];
-  return ids.filter((n): n is number => typeof n === 'number' && n < 0);
 };

@@ -21,6 +21,8 @@ import { canonicalKey } from './local-ids';
 import { getMutation, mutationsOfEntity, select, toJson } from './rows';
 import {
   type EntityKey,
+  type EntityKind,
+  entitySpecs,
   type Json,
   kindSpec,
   type MutationKind,
@@ -190,14 +192,20 @@ const kindList = (keep: (k: MutationKind) => boolean) =>
     .map((k) => `'${k}'`)
     .join(', ');
 const deleteKinds = kindList((k) => kindSpec(k).effect === 'delete');
-/** Edits of timers: one running timer per user, so they go one at a time across timers. */
-const timerKinds = kindList((k) => kindSpec(k).entity === 'timer');
 /**
- * The first timer row not settled yet. Timer rows are those of `timer:` entities, a range of
- * the entity index: an uncorrelated subquery, so SQLite evaluates it once per scan.
+ * Rows of a serial entity kind (`EntitySpec.serial`: timers, one running per user) wait for
+ * every earlier unsent row of that kind, whichever entity. The first such row: those of the
+ * kind's entities are a range of the entity index (`timer:` up to `timer;`), an uncorrelated
+ * subquery, so SQLite evaluates it once per scan.
  */
-const firstUnsentTimerRow = `SELECT min(t.mutation_id) FROM outbox t
-  WHERE t.entity >= 'timer:' AND t.entity < 'timer;' AND t.state IN ('pending', 'inflight')`;
+const serialWaits = (Object.keys(entitySpecs) as EntityKind[])
+  .filter((e) => entitySpecs[e].serial)
+  .map(
+    (e) => `AND NOT (o.kind IN (${kindList((k) => kindSpec(k).entity === e)}) AND o.mutation_id > (
+      SELECT min(t.mutation_id) FROM outbox t
+      WHERE t.entity >= '${e}:' AND t.entity < '${e};' AND t.state IN ('pending', 'inflight')))`,
+  )
+  .join('\n         ');
 
 /**
  * When a pending row is due: at its time (`next_attempt_at`), on this machine's clock. A clock
@@ -215,9 +223,9 @@ const clockWentBack = (row: string) => `${row}.updated_at > @now`;
  * Rows the pusher may send now, in replay order: pending and due (`dueAtSql`); no earlier row of the same
  * entity still queued (in any state); every entity they reference known to the server (no
  * local key left in depends_on); for a delete, no earlier pending or in-flight row that
- * references the entity (a child created under it goes first); and for a timer, no earlier
- * unsent timer row of any timer (a user has one running timer: the server refuses a start
- * before the stop of the one before). At most one row per entity,
+ * references the entity (a child created under it goes first); and for a row of a serial
+ * entity kind (a timer's), no earlier unsent row of any entity of that kind (`serialWaits`).
+ * At most one row per entity,
  * so the rows returned are independent and may be sent in parallel.
  */
 export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutation[] =>
@@ -235,7 +243,7 @@ export const readyMutations = (db: Sqlite, now: number, limit = 4): QueuedMutati
          AND NOT EXISTS (
            SELECT 1 FROM outbox e WHERE e.entity = o.entity AND e.mutation_id < o.mutation_id)
          AND instr(o.depends_on, ':-') = 0
-         AND NOT (o.kind IN (${timerKinds}) AND o.mutation_id > (${firstUnsentTimerRow}))
+         ${serialWaits}
          AND NOT (o.kind IN (${deleteKinds}) AND EXISTS (
            SELECT 1 FROM outbox x, json_each(x.depends_on) d
            WHERE x.mutation_id < o.mutation_id AND x.state IN ('pending', 'inflight')

@@ -4,11 +4,11 @@
  */
 import { type EndpointDef, endpoints } from '../../shared/api/endpoints';
 import type { ApiClient } from '../api';
-import type { OperationArgs, OperationId, ProgressCallback } from '../api/types';
+import type { OperationId, ProgressCallback } from '../api/types';
 import type { Sqlite } from '../db/open';
 import { uploadFilesOf } from './files';
 import { rewriteIds } from './local-ids';
-import type { QueuedMutation } from './types';
+import { operationSpec, type QueuedMutation } from './types';
 
 export interface SendContext {
   client: ApiClient;
@@ -45,12 +45,9 @@ export const sendMutation = async (ctx: SendContext, row: QueuedMutation): Promi
   const rewritten = rewriteIds(ctx.db, row);
   if (rewritten.status === 'blocked') return { status: 'blocked' };
   const args = requestArgs(ctx, row, rewritten.path, rewritten.body);
-  // Some services answer a project-task create with the project: resolve it to the task.
-  const answer =
-    row.operationId === 'createProjectTask'
-      ? await ctx.client.createProjectTaskResolved(
-          args as unknown as OperationArgs<'createProjectTask'>,
-        )
-      : await ctx.client.call(row.operationId as OperationId, args as never);
+  // Some services answer a create with its container (see `answerResolved`): resolved here.
+  const answer = operationSpec(row.kind, row.operationId).answerResolved
+    ? await ctx.client.createProjectTaskResolved(args as never)
+    : await ctx.client.call(row.operationId as OperationId, args as never);
   return { status: 'sent', answer, path: rewritten.path };
 };

@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { networkInterfaces } from 'node:os';
+import { type AddressInfo, connect } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeContract } from '../../shared/bridge';
@@ -11,10 +10,27 @@ import { type AppFixture, launchChromium, removeDir, startApp } from '../e2e/sup
 // clear. Sign-in refuses it unless the user says so explicitly (`allowInsecureHttp`); loopback
 // (127.0.0.0/8, ::1, localhost) never leaves the machine and stays allowed.
 
-/** An address of this machine that is not loopback: http:// to it is "another host". */
-const outsideAddress = Object.values(networkInterfaces())
-  .flat()
-  .find((i) => i && !i.internal && i.family === 'IPv4')?.address;
+/**
+ * "Another host" without leaving the loopback: the contract takes 0.0.0.0 for another machine
+ * (the first test holds it to that), and Linux connects a socket aimed at 0.0.0.0 to 127.0.0.1
+ * over the loopback. So a listener on 127.0.0.1 sees whether the password went out, whatever
+ * network interfaces the machine has; where the kernel does not do so, the tests fail saying so.
+ */
+const listenAsOtherHost = async (listener: Server): Promise<string> => {
+  await new Promise<void>((r) => listener.listen(0, '127.0.0.1', r));
+  const port = (listener.address() as AddressInfo).port;
+  const socket = connect({ host: '0.0.0.0', port });
+  const reached = await new Promise<boolean>((resolve) => {
+    socket.once('connect', () => resolve(true)).once('error', () => resolve(false));
+    socket.setTimeout(5_000, () => resolve(false));
+  });
+  socket.destroy();
+  if (!reached)
+    throw new Error(
+      `a connection to 0.0.0.0:${port} does not reach a listener on 127.0.0.1 here (it does on Linux): these tests need it to stand for another host`,
+    );
+  return `http://0.0.0.0:${port}`;
+};
 
 const signInInput = bridgeContract['session.signIn'].input;
 const base = { email: 'demo@example.com', password: 'demo1234' };
@@ -67,31 +83,25 @@ describe('sign-in over plain http', () => {
         res.writeHead(401, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ errors: [{ code: 'unauthorized', message: 'no' }] }));
       });
-      if (outsideAddress) {
-        await new Promise<void>((r) => listener.listen(0, outsideAddress, r));
-        outsideUrl = `http://${outsideAddress}:${(listener.address() as AddressInfo).port}`;
-      }
+      outsideUrl = await listenAsOtherHost(listener);
     });
     afterAll(async () => {
       await f.close();
       await new Promise<void>((r) => (listener.listening ? listener.close(() => r()) : r()));
     });
 
-    it.skipIf(!outsideAddress)(
-      'refuses http:// to another host before anything is sent',
-      async () => {
-        requests = [];
-        const err = await f.fail('session.signIn', { ...base, serverUrl: outsideUrl });
-        expect(err.status).toBe(400);
-        expect(err.code).toBe('invalid-input');
-        expect(err.fieldErrors?.[0]?.field).toBe('serverUrl');
-        expect(err.message).toMatch(/password and tokens/);
-        expect(requests).toEqual([]);
-        expect((await f.call('session.state', {})).signedIn).toBe(false);
-      },
-    );
+    it('refuses http:// to another host before anything is sent', async () => {
+      requests = [];
+      const err = await f.fail('session.signIn', { ...base, serverUrl: outsideUrl });
+      expect(err.status).toBe(400);
+      expect(err.code).toBe('invalid-input');
+      expect(err.fieldErrors?.[0]?.field).toBe('serverUrl');
+      expect(err.message).toMatch(/password and tokens/);
+      expect(requests).toEqual([]);
+      expect((await f.call('session.state', {})).signedIn).toBe(false);
+    });
 
-    it.skipIf(!outsideAddress)('sends it when the user explicitly allows it', async () => {
+    it('sends it when the user explicitly allows it', async () => {
       requests = [];
       const err = await f.fail('session.signIn', {
         ...base,
@@ -111,7 +121,7 @@ describe('sign-in over plain http', () => {
     });
   });
 
-  describe.skipIf(!outsideAddress)('in the sign-in form (Chromium)', () => {
+  describe('in the sign-in form (Chromium)', () => {
     let app: AppFixture;
     let browser: Browser;
     let listener: Server;
@@ -126,8 +136,7 @@ describe('sign-in over plain http', () => {
         res.writeHead(401, { 'content-type': 'application/json' });
         res.end('{}');
       });
-      await new Promise<void>((r) => listener.listen(0, outsideAddress, r));
-      url = `http://${outsideAddress}:${(listener.address() as AddressInfo).port}`;
+      url = await listenAsOtherHost(listener);
     }, 180_000);
     afterAll(async () => {
       await browser?.close();

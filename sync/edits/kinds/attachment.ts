@@ -4,14 +4,12 @@ import { checkUpload } from '../../../shared/api/attachments';
 import type { EditOf, EditResult } from '../../../shared/edits/commands';
 import type { UploadFile } from '../../api/types';
 import { guessContentType } from '../../api/upload';
+import { entityExists } from '../../db/entity-rows';
 import { stmt } from '../../db/kysely';
 import type { Sqlite } from '../../db/open';
 import { writeAttachment } from '../../db/queries/tasks-write';
-import { allocateLocalId, stageUploadFiles } from '../../outbox';
-import { checkBody, commitEdit, editExisting } from '../commit';
-import { entityExists } from '../entities';
+import { allocateLocalId, type QueuedMutation, stageUploadFiles } from '../../outbox';
 import {
-  attachmentState,
   currentId,
   EditError,
   localUser,
@@ -28,7 +26,7 @@ import {
   refreshCounts,
   renameAttachment,
 } from '../write-tasks';
-import type { EditContext, EntityModule } from './types';
+import type { EditTx, EntityModule } from './types';
 
 /** Body of an upload row: the local ids and what is known of the files, in order. */
 export interface UploadBody {
@@ -50,7 +48,7 @@ const uploadFiles = (
     };
   });
 
-const upload = (db: Sqlite, c: EditOf<'attachment.upload'>, ctx: EditContext): EditResult => {
+const upload = ({ db, ctx, ...tx }: EditTx, c: EditOf<'attachment.upload'>): EditResult => {
   if ((c.taskId === undefined) === (c.projectId === undefined))
     throw new EditError('an upload goes to a task or to a project: give exactly one');
   const files = uploadFiles(c.files);
@@ -80,11 +78,14 @@ const upload = (db: Sqlite, c: EditOf<'attachment.upload'>, ctx: EditContext): E
       contentType: f.contentType ?? guessContentType(f.name),
     })),
   };
-  const r = commitEdit(
-    db,
-    { kind: 'attachment.upload', operationId, path, body, entityId: first, localId: first },
-    ctx.now,
-  );
+  const r = tx.commit({
+    kind: 'attachment.upload',
+    operationId,
+    path,
+    body,
+    entityId: first,
+    localId: first,
+  });
   if (r.mutationId === null) throw new EditError('the upload was not queued');
   stageUploadFiles(
     db,
@@ -122,23 +123,60 @@ const attachmentOp = (
   };
 };
 
-const rename = (db: Sqlite, c: EditOf<'attachment.rename'>, ctx: EditContext): EditResult => {
-  const { id, operationId, path } = attachmentOp(db, c.attachmentId, 'rename');
-  const body = checkBody(operationId, { fileName: c.fileName });
-  return editExisting(
-    db,
-    { kind: 'attachment.rename', entity: 'attachment', id, operationId, path, body },
-    ctx.now,
-  );
+const rename = (tx: EditTx, c: EditOf<'attachment.rename'>): EditResult => {
+  const { id, operationId, path } = attachmentOp(tx.db, c.attachmentId, 'rename');
+  const body = tx.checkBody(operationId, { fileName: c.fileName });
+  return tx.existing({
+    kind: 'attachment.rename',
+    entity: 'attachment',
+    id,
+    operationId,
+    path,
+    body,
+  });
 };
 
-const remove = (db: Sqlite, c: EditOf<'attachment.delete'>, ctx: EditContext): EditResult => {
-  const { id, operationId, path } = attachmentOp(db, c.attachmentId, 'delete');
-  return editExisting(
-    db,
-    { kind: 'attachment.delete', entity: 'attachment', id, operationId, path, deep: true },
-    ctx.now,
-  );
+const remove = (tx: EditTx, c: EditOf<'attachment.delete'>): EditResult => {
+  const { id, operationId, path } = attachmentOp(tx.db, c.attachmentId, 'delete');
+  return tx.existing({
+    kind: 'attachment.delete',
+    entity: 'attachment',
+    id,
+    operationId,
+    path,
+    deep: true,
+  });
+};
+
+/**
+ * The local attachment ids an upload made, one per file (kept in the row's body, which a
+ * multipart request does not send).
+ */
+const uploadedIds = (row: QueuedMutation): number[] => {
+  const body = row.body as { localIds?: unknown } | null;
+  const ids = body && Array.isArray(body.localIds) ? body.localIds : [];
+  return ids.filter((n): n is number => typeof n === 'number' && n < 0);
+};
+
+/**
+ * Each file's local id with the attachment the server made of it: by file name (the answer's
+ * order is not promised), in the order the files went.
+ */
+const uploadPairs = (
+  row: QueuedMutation,
+  items: readonly unknown[],
+  localIds: readonly number[],
+): [number, unknown][] => {
+  const files = (row.body as { files?: { fileName?: unknown }[] } | null)?.files ?? [];
+  const left = [...items];
+  const pairs: [number, unknown][] = [];
+  localIds.forEach((localId, i) => {
+    const name = files[i]?.fileName;
+    const at = left.findIndex((a) => (a as { fileName?: unknown }).fileName === name);
+    const item = at >= 0 ? left.splice(at, 1)[0] : left.shift();
+    if (item !== undefined) pairs.push([localId, item]);
+  });
+  return pairs;
 };
 
 export const attachment: EntityModule<'attachment'> = {
@@ -180,10 +218,10 @@ export const attachment: EntityModule<'attachment'> = {
       },
     },
   },
-  rows: { column: 'attachment_id', tables: ['attachments'], modifiedTime: false },
-  state: attachmentState,
+  made: uploadedIds,
   answer: {
     idField: 'attachmentId',
+    pairs: uploadPairs,
     write: (db, item, path) => {
       // A project attachment's path also names the space; a task's names no project.
       const onTask = path.subtaskId ?? path.taskId ?? null;

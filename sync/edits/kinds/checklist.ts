@@ -1,12 +1,10 @@
 /** Checklist items of tasks and subtasks: create, update (rename, tick, assign), delete. */
 import type { ChecklistItem } from '../../../shared/api';
 import type { EditOf, EditResult } from '../../../shared/edits/commands';
+import { entityExists } from '../../db/entity-rows';
 import { stmt } from '../../db/kysely';
 import type { Sqlite } from '../../db/open';
 import { toMs } from '../../db/queries/convert';
-import { checkBody, editCreate, editExisting } from '../commit';
-import { entityExists } from '../entities';
-import { addRowsOf } from '../rows';
 import { checklistState, currentId, notInReplica, onTaskPath, taskPlace } from '../state';
 import {
   checklistTaskOf,
@@ -16,7 +14,7 @@ import {
   upsertChecklistItem,
 } from '../write-tasks';
 import { asObject, numOrNull, pick } from './json';
-import type { EditContext, EntityModule } from './types';
+import type { EditTx, EntityModule } from './types';
 
 const checklistOp = (db: Sqlite, taskId: number, verb: 'create' | 'update' | 'delete') => {
   const { sub, path } = onTaskPath(taskPlace(db, taskId));
@@ -32,34 +30,36 @@ const knownItem = (db: Sqlite, checklistId: number, verb: 'update' | 'delete') =
   return { id, operationId, path: { ...path, checklistId: id } };
 };
 
-const createItem = (db: Sqlite, c: EditOf<'checklist.create'>, ctx: EditContext): EditResult => {
-  const { operationId, path } = checklistOp(db, c.taskId, 'create');
-  const body = checkBody(operationId, { name: c.name, assigneeId: c.assigneeId ?? null });
-  return editCreate(
-    db,
-    { kind: 'checklist.create', entity: 'checklist', operationId, path, body },
-    ctx.now,
-  );
+const createItem = (tx: EditTx, c: EditOf<'checklist.create'>): EditResult => {
+  const { operationId, path } = checklistOp(tx.db, c.taskId, 'create');
+  const body = tx.checkBody(operationId, { name: c.name, assigneeId: c.assigneeId ?? null });
+  return tx.created({ kind: 'checklist.create', entity: 'checklist', operationId, path, body });
 };
 
-const updateItem = (db: Sqlite, c: EditOf<'checklist.update'>, ctx: EditContext): EditResult => {
-  const { id, operationId, path } = knownItem(db, c.checklistId, 'update');
+const updateItem = (tx: EditTx, c: EditOf<'checklist.update'>): EditResult => {
+  const { id, operationId, path } = knownItem(tx.db, c.checklistId, 'update');
   // The API replaces name, state and assignee: the patch completes the item's current state.
-  const body = checkBody(operationId, { ...checklistState(db, id), ...c.patch });
-  return editExisting(
-    db,
-    { kind: 'checklist.update', entity: 'checklist', id, operationId, path, body },
-    ctx.now,
-  );
+  const body = tx.checkBody(operationId, { ...checklistState(tx.db, id), ...c.patch });
+  return tx.existing({
+    kind: 'checklist.update',
+    entity: 'checklist',
+    id,
+    operationId,
+    path,
+    body,
+  });
 };
 
-const deleteItem = (db: Sqlite, c: EditOf<'checklist.delete'>, ctx: EditContext): EditResult => {
-  const { id, operationId, path } = knownItem(db, c.checklistId, 'delete');
-  return editExisting(
-    db,
-    { kind: 'checklist.delete', entity: 'checklist', id, operationId, path, deep: true },
-    ctx.now,
-  );
+const deleteItem = (tx: EditTx, c: EditOf<'checklist.delete'>): EditResult => {
+  const { id, operationId, path } = knownItem(tx.db, c.checklistId, 'delete');
+  return tx.existing({
+    kind: 'checklist.delete',
+    entity: 'checklist',
+    id,
+    operationId,
+    path,
+    deep: true,
+  });
 };
 
 const writeChecklistItem = (db: Sqlite, c: ChecklistItem, onTaskId: number): void => {
@@ -120,14 +120,7 @@ export const checklist: EntityModule<'checklist'> = {
       },
     },
   },
-  rows: { column: 'checklist_id', tables: ['checklist_items'], modifiedTime: true },
-  // Removing an item moves the ones after it up: a delete keeps its siblings' places.
-  deepRows: (db, id, into) => {
-    const on = checklistTaskOf(db, id);
-    if (on === null) addRowsOf(db, into, 'checklist_id', ['checklist_items'], [id]);
-    else addRowsOf(db, into, 'task_id', ['checklist_items'], [on]);
-  },
-  state: checklistState,
+  traits: { embedded: true },
   answer: {
     idField: 'checklistId',
     write: (db, item, path) =>

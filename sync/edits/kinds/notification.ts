@@ -1,34 +1,24 @@
 /** Notifications: mark read, delete. Never made here, so never local. */
 import type { NotificationReadResponse } from '../../../shared/api';
 import type { EditOf, EditResult } from '../../../shared/edits/commands';
+import { entityExists } from '../../db/entity-rows';
 import { stmt } from '../../db/kysely';
-import type { Sqlite } from '../../db/open';
-import { editExisting } from '../commit';
-import { entityExists } from '../entities';
-import { notInReplica, notificationState } from '../state';
+import { notInReplica } from '../state';
 import { deleteNotification, markNotificationRead } from '../write-groups';
-import type { EditContext, EntityModule } from './types';
+import type { EditTx, EntityModule } from './types';
 
-const edit = (
-  db: Sqlite,
-  c: EditOf<'notification.read' | 'notification.delete'>,
-  ctx: EditContext,
-): EditResult => {
+const edit = (tx: EditTx, c: EditOf<'notification.read' | 'notification.delete'>): EditResult => {
   const id = c.notificationId;
-  if (!entityExists(db, 'notification', id)) throw notInReplica(`notification ${id}`);
+  if (!entityExists(tx.db, 'notification', id)) throw notInReplica(`notification ${id}`);
   const read = c.kind === 'notification.read';
-  return editExisting(
-    db,
-    {
-      kind: c.kind,
-      entity: 'notification',
-      id,
-      operationId: read ? 'markNotificationAsRead' : 'deleteNotification',
-      path: { notificationId: id },
-      deep: !read,
-    },
-    ctx.now,
-  );
+  return tx.existing({
+    kind: c.kind,
+    entity: 'notification',
+    id,
+    operationId: read ? 'markNotificationAsRead' : 'deleteNotification',
+    path: { notificationId: id },
+    deep: !read,
+  });
 };
 
 export const notification: EntityModule<'notification'> = {
@@ -48,8 +38,7 @@ export const notification: EntityModule<'notification'> = {
       },
     },
   },
-  rows: { column: 'notification_id', tables: ['notifications'], modifiedTime: false },
-  state: notificationState,
+  traits: { listedPartly: true },
   answer: {
     idField: 'notificationId',
     write: (db, item) => {

@@ -1,58 +1,37 @@
-import { describe, expect, it, vi } from 'vitest';
-import { kindSpec, mutationKindNames } from '../../outbox';
+import { describe, expect, it } from 'vitest';
+import { kindSpec, type MutationKind, mutationKindNames } from '../../outbox';
+import { entityModules } from './index';
 
 /**
- * The kind modules and the edit machinery import each other (a module's apply commits through
- * commit.ts, which reads the registry): whichever file is loaded first, every module must come
- * out whole.
+ * The modules are plain declarations (no registry built on first use, no import of the
+ * machinery: test/sync-imports.test.ts): every edit kind is held once, in its entity's module,
+ * whole as soon as the list is loaded.
  */
-const entries = [
-  './task',
-  './checklist',
-  './attachment',
-  './timer',
-  './project',
-  './space',
-  './notification',
-  './index',
-  '../state',
-  '../entities',
-  '../commit',
-  '../effects',
-  '../snapshot',
-  '../answers',
-  '../apply',
-  '../rollback',
-  '../recreate',
-  '../index',
-];
+describe('the entity modules', () => {
+  const modules = Object.entries(entityModules);
 
-describe('the registry of edit modules', () => {
-  it.each(entries)('comes out whole when %s is loaded first', async (entry) => {
-    vi.resetModules();
-    await import(entry);
-    const { allEntityModules } = await import('./index');
-    const modules = allEntityModules();
+  it('are one per entity kind, each whole', () => {
     expect(modules.map(([entity]) => entity).sort()).toEqual(
       [...new Set(mutationKindNames.map((k) => kindSpec(k).entity))].sort(),
     );
     for (const [entity, m] of modules) {
-      for (const f of [m.state, m.remove, m.answer.write])
-        expect(typeof f, entity).toBe('function');
-      for (const [kind, k] of Object.entries(m.kinds)) {
+      for (const f of [m.remove, m.answer.write]) expect(typeof f, entity).toBe('function');
+      for (const [kind, k] of Object.entries(m.kinds) as [
+        string,
+        { apply: unknown; effect: unknown },
+      ][]) {
         expect(typeof k.apply, kind).toBe('function');
         expect(typeof k.effect, kind).toBe('function');
       }
     }
   });
 
-  it('holds every edit kind once, in the module of its entity', async () => {
-    const { allEntityModules } = await import('./index');
-    const held = allEntityModules().flatMap(([entity, m]) =>
+  it('hold every edit kind once, in the module of its entity', () => {
+    const held = modules.flatMap(([entity, m]) =>
       Object.keys(m.kinds).map((kind) => [kind, entity]),
     );
     expect(held.map(([k]) => k).sort()).toEqual([...mutationKindNames].sort());
     for (const [kind, entity] of held)
-      expect(kindSpec(kind as (typeof mutationKindNames)[number]).entity, kind).toBe(entity);
+      expect(kindSpec(kind as MutationKind).entity, kind).toBe(entity);
   });
 });

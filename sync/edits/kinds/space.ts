@@ -1,73 +1,48 @@
 /** Spaces: create, update, delete (with their projects). */
 import type { Space, SpaceCreateRequest } from '../../../shared/api/spaces';
 import type { EditOf, EditResult } from '../../../shared/edits/commands';
+import { entityExists } from '../../db/entity-rows';
 import type { Sqlite } from '../../db/open';
 import { deleteSpace, writeSpace } from '../../db/queries/projects-write';
-import { checkBody, editCreate, editExisting, isEditBase } from '../commit';
-import { entityExists } from '../entities';
-import { addRowsOf, idsWhere } from '../rows';
-import { currentId, localUser, notInReplica, spaceState } from '../state';
+import { isEditBase } from '../base';
+import { knownSpace, localUser, spaceState } from '../state';
 import { upsertSpace } from '../write-groups';
 import { asObject } from './json';
-import { projectRows } from './project';
-import { stopTimerUnder } from './timer';
-import type { EditContext, EntityModule } from './types';
+import type { EditTx, EntityModule } from './types';
 
-/** A space the replica holds: its id now. */
-export const knownSpace = (db: Sqlite, spaceId: number): number => {
-  const id = currentId(db, 'space', spaceId);
-  if (!entityExists(db, 'space', id)) throw notInReplica(`space ${spaceId}`);
-  return id;
+const create = (tx: EditTx, c: EditOf<'space.create'>): EditResult =>
+  tx.created({
+    kind: 'space.create',
+    entity: 'space',
+    operationId: 'createSpace',
+    path: {},
+    body: tx.checkBody('createSpace', c.fields),
+  });
+
+const update = (tx: EditTx, c: EditOf<'space.update'>): EditResult => {
+  const id = knownSpace(tx.db, c.spaceId);
+  const body = tx.checkBody('updateSpace', { ...spaceState(tx.db, id), ...c.patch });
+  return tx.existing({
+    kind: 'space.update',
+    entity: 'space',
+    id,
+    operationId: 'updateSpace',
+    path: { spaceId: id },
+    body,
+  });
 };
 
-const create = (db: Sqlite, c: EditOf<'space.create'>, ctx: EditContext): EditResult =>
-  editCreate(
-    db,
-    {
-      kind: 'space.create',
-      entity: 'space',
-      operationId: 'createSpace',
-      path: {},
-      body: checkBody('createSpace', c.fields),
-    },
-    ctx.now,
-  );
-
-const update = (db: Sqlite, c: EditOf<'space.update'>, ctx: EditContext): EditResult => {
-  const id = knownSpace(db, c.spaceId);
-  const body = checkBody('updateSpace', { ...spaceState(db, id), ...c.patch });
-  return editExisting(
-    db,
-    {
-      kind: 'space.update',
-      entity: 'space',
-      id,
-      operationId: 'updateSpace',
-      path: { spaceId: id },
-      body,
-    },
-    ctx.now,
-  );
+const remove = (tx: EditTx, c: EditOf<'space.delete'>): EditResult => {
+  const id = knownSpace(tx.db, c.spaceId);
+  return tx.existing({
+    kind: 'space.delete',
+    entity: 'space',
+    id,
+    operationId: 'deleteSpace',
+    path: { spaceId: id },
+    deep: true,
+  });
 };
-
-const remove = (db: Sqlite, c: EditOf<'space.delete'>, ctx: EditContext): EditResult => {
-  const id = knownSpace(db, c.spaceId);
-  stopTimerUnder(db, { spaceId: id }, ctx);
-  return editExisting(
-    db,
-    {
-      kind: 'space.delete',
-      entity: 'space',
-      id,
-      operationId: 'deleteSpace',
-      path: { spaceId: id },
-      deep: true,
-    },
-    ctx.now,
-  );
-};
-
-const tables = ['spaces', 'space_members'] as const;
 
 const write = (db: Sqlite, id: number, body: unknown, now: number) =>
   upsertSpace(db, id, body as SpaceCreateRequest, localUser(db), now);
@@ -98,13 +73,6 @@ export const space: EntityModule<'space'> = {
       },
     },
   },
-  rows: { column: 'space_id', tables, modifiedTime: true },
-  deepRows: (db, id, into) => {
-    addRowsOf(db, into, 'space_id', tables, [id]);
-    const projects = idsWhere(db, 'SELECT project_id AS id FROM projects WHERE space_id = ?', id);
-    projectRows(db, projects, true, into);
-  },
-  state: spaceState,
   answer: { idField: 'spaceId', write: (db, item) => writeSpace(db, item as Space) },
   remove: deleteSpace,
   recreate: (row, conflict) => {

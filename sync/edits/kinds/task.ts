@@ -2,12 +2,9 @@
 import type { Task, TaskCreateRequest } from '../../../shared/api/tasks';
 import type { EditOf, EditResult } from '../../../shared/edits/commands';
 import { patchState } from '../../../shared/edits/keyed-lists';
-import type { Sqlite } from '../../db/open';
+import { entityExists } from '../../db/entity-rows';
 import { deleteTasks, writeTask } from '../../db/queries/tasks-write';
-import { checkBody, editCreate, editExisting } from '../commit';
-import { entityExists } from '../entities';
 import { beforeDone, noteDoneMove } from '../reopen';
-import { addRowsOf, idsWhere, type RowSet } from '../rows';
 import {
   currentId,
   EditError,
@@ -20,10 +17,9 @@ import {
 } from '../state';
 import { parentOf, refreshCounts, writeTaskState } from '../write-tasks';
 import { asObject, pick } from './json';
-import { stopTimerUnder } from './timer';
-import type { EditContext, EntityModule } from './types';
+import type { EditTx, EntityModule } from './types';
 
-const createTask = (db: Sqlite, c: EditOf<'task.create'>, ctx: EditContext): EditResult => {
+const createTask = ({ db, ...tx }: EditTx, c: EditOf<'task.create'>): EditResult => {
   let operationId: string;
   let path: Record<string, number>;
   if (c.parentTaskId !== undefined) {
@@ -51,11 +47,11 @@ const createTask = (db: Sqlite, c: EditOf<'task.create'>, ctx: EditContext): Edi
     operationId = 'createTask';
     path = {};
   }
-  const body = checkBody(operationId, c.fields);
-  return editCreate(db, { kind: 'task.create', entity: 'task', operationId, path, body }, ctx.now);
+  const body = tx.checkBody(operationId, c.fields);
+  return tx.created({ kind: 'task.create', entity: 'task', operationId, path, body });
 };
 
-const updateTask = (db: Sqlite, c: EditOf<'task.update'>, ctx: EditContext): EditResult => {
+const updateTask = ({ db, ...tx }: EditTx, c: EditOf<'task.update'>): EditResult => {
   const place = taskPlace(db, c.taskId);
   const { operationId, path } = taskOp(place, 'update');
   const state = taskState(db, place.taskId) ?? {};
@@ -63,45 +59,29 @@ const updateTask = (db: Sqlite, c: EditOf<'task.update'>, ctx: EditContext): Edi
   const remembered = c.reopen ? beforeDone(db, place.taskId) : null;
   const patch = remembered ? { ...c.patch, ...remembered } : c.patch;
   // A custom field is patched per field (shared/edits/keyed-lists.ts): the others are kept.
-  const body = checkBody(operationId, patchState(state, patch));
+  const body = tx.checkBody(operationId, patchState(state, patch));
   noteDoneMove(db, place.taskId, state, body);
-  return editExisting(
-    db,
-    { kind: 'task.update', entity: 'task', id: place.taskId, operationId, path, body },
-    ctx.now,
-  );
+  return tx.existing({
+    kind: 'task.update',
+    entity: 'task',
+    id: place.taskId,
+    operationId,
+    path,
+    body,
+  });
 };
 
-const deleteTask = (db: Sqlite, c: EditOf<'task.delete'>, ctx: EditContext): EditResult => {
+const deleteTask = ({ db, ...tx }: EditTx, c: EditOf<'task.delete'>): EditResult => {
   const place = taskPlace(db, c.taskId);
   const { operationId, path } = taskOp(place, 'delete');
-  stopTimerUnder(db, { taskId: place.taskId }, ctx);
-  return editExisting(
-    db,
-    { kind: 'task.delete', entity: 'task', id: place.taskId, operationId, path, deep: true },
-    ctx.now,
-  );
-};
-
-const tables = ['tasks', 'task_tags', 'task_owners', 'custom_field_values'] as const;
-/** Rows that are gone when their task is: a task delete's base keeps them. */
-const dependents = ['checklist_items', 'attachments', 'timers'] as const;
-
-/** A task and, transitively, its subtasks. */
-const taskTree = (db: Sqlite, ids: readonly number[]): number[] =>
-  idsWhere(
-    db,
-    `WITH RECURSIVE tree(id) AS (SELECT value FROM json_each(?)
-       UNION SELECT t.task_id FROM tasks t JOIN tree ON t.parent_task_id = tree.id)
-     SELECT id FROM tree`,
-    JSON.stringify(ids),
-  );
-
-/** Tasks' rows; `deep` adds their subtasks and what goes with them (items, files, timers). */
-export const taskRows = (db: Sqlite, ids: readonly number[], deep: boolean, into: RowSet) => {
-  const all = deep ? taskTree(db, ids) : [...ids];
-  addRowsOf(db, into, 'task_id', tables, all);
-  if (deep) addRowsOf(db, into, 'task_id', dependents, all);
+  return tx.existing({
+    kind: 'task.delete',
+    entity: 'task',
+    id: place.taskId,
+    operationId,
+    path,
+    deep: true,
+  });
 };
 
 /** The path parameter naming a new subtask's parent (a top-level task's path has neither). */
@@ -170,9 +150,6 @@ export const task: EntityModule<'task'> = {
       },
     },
   },
-  rows: { column: 'task_id', tables, modifiedTime: true },
-  deepRows: (db, id, into) => taskRows(db, [id], true, into),
-  state: taskState,
   answer: { idField: 'taskId', write: (db, item) => writeTask(db, item as Task) },
   remove: (db, id) => {
     deleteTasks(db, [id]);

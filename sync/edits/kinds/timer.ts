@@ -4,16 +4,21 @@
  */
 import type { BillingStatus, TimerRecord } from '../../../shared/api';
 import type { EditOf, EditResult } from '../../../shared/edits/commands';
+import { entityExists } from '../../db/entity-rows';
 import { stmt } from '../../db/kysely';
 import type { Sqlite } from '../../db/open';
 import { writeTimer } from '../../db/queries/activity-write';
-import { canonicalKey, type JsonObject, mutationsOfEntity } from '../../outbox';
-import { checkBody, editCreate, editExisting } from '../commit';
-import { entityExists } from '../entities';
-import { currentId, notInReplica, type TaskPlace, taskPlace, timerState } from '../state';
+import {
+  canonicalKey,
+  type EntityKind,
+  type JsonObject,
+  mutationsOfEntity,
+  type QueuedMutation,
+} from '../../outbox';
+import { currentId, notInReplica, type TaskPlace, taskPlace } from '../state';
 import * as timers from '../timers';
 import { asObject, numOrNull } from './json';
-import type { EditContext, Effect, EffectRow, EntityModule } from './types';
+import type { EditContext, EditTx, Effect, EffectRow, EntityModule } from './types';
 
 /** The object without its undefined fields (optional request fields left out). */
 const defined = (o: Record<string, unknown>): JsonObject => {
@@ -36,25 +41,20 @@ const timerCreateOp = (
 };
 
 const newTimer = (
-  db: Sqlite,
+  tx: EditTx,
   kind: 'timer.start' | 'timer.range' | 'timer.manual',
   op: { operationId: string; path: Record<string, number> },
   body: JsonObject,
   truth: timers.TimerTruthRecord,
-  now: number,
 ): EditResult =>
-  editCreate(
-    db,
-    {
-      kind,
-      entity: 'timer',
-      operationId: op.operationId,
-      path: op.path,
-      body,
-      before: (id) => timers.writeTruth(db, id, truth),
-    },
-    now,
-  );
+  tx.created({
+    kind,
+    entity: 'timer',
+    operationId: op.operationId,
+    path: op.path,
+    body,
+    before: (id) => timers.writeTruth(tx.db, id, truth),
+  });
 
 /** The record of time added stopped (a range, manual time): it ran `ms` from `startTime`. */
 const stoppedTruth = (
@@ -107,10 +107,10 @@ const moveOps = {
  * row's body as `at` (the API client sends only the schema's fields) and in the record.
  */
 const moveTimer = (
-  db: Sqlite,
+  tx: EditTx,
   c: EditOf<'timer.pause' | 'timer.resume' | 'timer.stop'>,
-  ctx: EditContext,
 ): EditResult => {
+  const { db, ctx } = tx;
   const { id, truth } = knownTimer(db, c.trackId, ctx.now);
   // A running part closed across jumps of the clock not told apart yet from sleeps.
   const since = truth.state === 'RUNNING' ? truth.runningSince : null;
@@ -126,24 +126,24 @@ const moveTimer = (
     ? { ...moved, acrossJumps: [...new Set([...(moved.acrossJumps ?? []), ...across])] }
     : moved;
   const operationId = moveOps[c.kind];
-  const body = { ...checkBody(operationId, {}), at: ctx.now };
+  const body = { ...tx.checkBody(operationId, {}), at: ctx.now };
   timers.writeTruth(db, id, next);
-  return editExisting(
-    db,
-    { kind: c.kind, entity: 'timer', id, operationId, path: { trackId: id }, body },
-    ctx.now,
-  );
+  return tx.existing({
+    kind: c.kind,
+    entity: 'timer',
+    id,
+    operationId,
+    path: { trackId: id },
+    body,
+  });
 };
 
-/** What a delete takes with it: a task (and its subtasks), a project's tasks, a space's. */
-export type TimerHolder = { taskId: number } | { projectId: number } | { spaceId: number };
-
-const holderWhere = (h: TimerHolder): [string, number] =>
-  'taskId' in h
-    ? ['(k.task_id = @id OR k.parent_task_id = @id)', h.taskId]
-    : 'projectId' in h
-      ? ['(k.project_id = @id OR p.project_id = @id)', h.projectId]
-      : ['(k.space_id = @id OR p.space_id = @id)', h.spaceId];
+/** The timers a delete takes with it: a task's (and its subtasks'), a project's, a space's. */
+const holderWhere: Partial<Record<EntityKind, string>> = {
+  task: '(k.task_id = @id OR k.parent_task_id = @id)',
+  project: '(k.project_id = @id OR p.project_id = @id)',
+  space: '(k.space_id = @id OR p.space_id = @id)',
+};
 
 /**
  * Deleting a task, a project or a space deletes the timers of its tasks on the server: the
@@ -151,68 +151,64 @@ const holderWhere = (h: TimerHolder): [string, number] =>
  * the stop goes before the delete and the next start after the stop; without it a start could
  * reach the server while the timer still ran there (refused: one running timer per user).
  */
-export const stopTimerUnder = (db: Sqlite, holder: TimerHolder, ctx: EditContext): void => {
+const stopTimerUnder = (tx: EditTx, holder: { entity: EntityKind; id: number }): void => {
+  const where = holderWhere[holder.entity];
+  if (where === undefined) return;
+  const { db, ctx } = tx;
   const active = timers.activeTimerId(db, ctx.userId);
   if (active === null) return;
-  const [where, id] = holderWhere(holder);
+  const { id } = holder;
   const on = stmt(
     db,
     `SELECT 1 FROM timers t JOIN tasks k ON k.task_id = t.task_id
      LEFT JOIN tasks p ON p.task_id = k.parent_task_id
      WHERE t.track_id = @active AND ${where}`,
   ).get({ active, id });
-  if (on !== undefined) moveTimer(db, { kind: 'timer.stop', trackId: active }, ctx);
+  if (on !== undefined) moveTimer(tx, { kind: 'timer.stop', trackId: active });
 };
 
 /** One running or paused timer per user (the server refuses a second): stop the one running. */
-const startTimer = (db: Sqlite, c: EditOf<'timer.start'>, ctx: EditContext): EditResult => {
+const startTimer = (tx: EditTx, c: EditOf<'timer.start'>): EditResult => {
+  const { db, ctx } = tx;
   const op = timerCreateOp(db, c.taskId, 'startTimer', 'startProjectTaskTimer');
   const active = timers.activeTimerId(db, ctx.userId);
-  if (active !== null) moveTimer(db, { kind: 'timer.stop', trackId: active }, ctx);
+  if (active !== null) moveTimer(tx, { kind: 'timer.stop', trackId: active });
   // The start in the server's clock; its running time counts on this machine's.
   const startTime = ctx.now + Math.round(ctx.serverOffsetMs ?? 0);
-  const body = checkBody(
+  const body = tx.checkBody(
     op.operationId,
     defined({ notes: c.notes, billingStatus: c.billingStatus, startTime }),
   );
-  return newTimer(
-    db,
-    'timer.start',
-    op,
-    body,
-    {
-      userId: ctx.userId,
-      taskId: op.place.taskId,
-      projectId: op.place.projectId,
-      state: 'RUNNING',
-      startTime,
-      accumulatedMs: 0,
-      runningSince: ctx.now,
-      endTime: null,
-      billingStatus: c.billingStatus ?? 'BILLABLE',
-      notes: c.notes ?? null,
-    },
-    ctx.now,
-  );
+  return newTimer(tx, 'timer.start', op, body, {
+    userId: ctx.userId,
+    taskId: op.place.taskId,
+    projectId: op.place.projectId,
+    state: 'RUNNING',
+    startTime,
+    accumulatedMs: 0,
+    runningSince: ctx.now,
+    endTime: null,
+    billingStatus: c.billingStatus ?? 'BILLABLE',
+    notes: c.notes ?? null,
+  });
 };
 
-const addTimeRange = (db: Sqlite, c: EditOf<'timer.range'>, ctx: EditContext): EditResult => {
-  const op = timerCreateOp(db, c.taskId, 'addNewTimeRange', 'addRangeTimerForProjectTask');
-  const body = checkBody(op.operationId, { startTime: c.startTime, endTime: c.endTime });
+const addTimeRange = (tx: EditTx, c: EditOf<'timer.range'>): EditResult => {
+  const op = timerCreateOp(tx.db, c.taskId, 'addNewTimeRange', 'addRangeTimerForProjectTask');
+  const body = tx.checkBody(op.operationId, { startTime: c.startTime, endTime: c.endTime });
   return newTimer(
-    db,
+    tx,
     'timer.range',
     op,
     body,
-    stoppedTruth(ctx, op.place, c.startTime, c.endTime - c.startTime, 'BILLABLE', null),
-    ctx.now,
+    stoppedTruth(tx.ctx, op.place, c.startTime, c.endTime - c.startTime, 'BILLABLE', null),
   );
 };
 
-const addManualTime = (db: Sqlite, c: EditOf<'timer.manual'>, ctx: EditContext): EditResult => {
-  const op = timerCreateOp(db, c.taskId, 'addNewManualTime', 'addNewManualTimeForTask');
+const addManualTime = (tx: EditTx, c: EditOf<'timer.manual'>): EditResult => {
+  const op = timerCreateOp(tx.db, c.taskId, 'addNewManualTime', 'addNewManualTimeForTask');
   const billingStatus = c.billingStatus ?? 'BILLABLE';
-  const body = checkBody(
+  const body = tx.checkBody(
     op.operationId,
     defined({
       hours: c.hours,
@@ -224,18 +220,18 @@ const addManualTime = (db: Sqlite, c: EditOf<'timer.manual'>, ctx: EditContext):
   );
   const ms = (c.hours * 60 + c.minutes) * 60_000;
   return newTimer(
-    db,
+    tx,
     'timer.manual',
     op,
     body,
-    stoppedTruth(ctx, op.place, c.startTime, ms, billingStatus, c.notes ?? null),
-    ctx.now,
+    stoppedTruth(tx.ctx, op.place, c.startTime, ms, billingStatus, c.notes ?? null),
   );
 };
 
-const updateTimer = (db: Sqlite, c: EditOf<'timer.update'>, ctx: EditContext): EditResult => {
+const updateTimer = (tx: EditTx, c: EditOf<'timer.update'>): EditResult => {
+  const { db, ctx } = tx;
   const { id, truth } = knownTimer(db, c.trackId, ctx.now);
-  const body = checkBody('updateTimer', {
+  const body = tx.checkBody('updateTimer', {
     billingStatus: truth.billingStatus,
     notes: truth.notes,
     startTime: truth.startTime,
@@ -248,29 +244,27 @@ const updateTimer = (db: Sqlite, c: EditOf<'timer.update'>, ctx: EditContext): E
     timers.update(truth, body as Parameters<typeof timers.update>[1], ctx.now),
   );
   const path = { trackId: id };
-  return editExisting(
-    db,
-    { kind: 'timer.update', entity: 'timer', id, operationId: 'updateTimer', path, body },
-    ctx.now,
-  );
+  return tx.existing({
+    kind: 'timer.update',
+    entity: 'timer',
+    id,
+    operationId: 'updateTimer',
+    path,
+    body,
+  });
 };
 
-const deleteTimer = (db: Sqlite, c: EditOf<'timer.delete'>, ctx: EditContext): EditResult => {
-  const { id } = knownTimer(db, c.trackId, ctx.now);
-  const path = { trackId: id };
-  const r = editExisting(
-    db,
-    {
-      kind: 'timer.delete',
-      entity: 'timer',
-      id,
-      operationId: 'deleteTimeTracker',
-      path,
-      deep: true,
-    },
-    ctx.now,
-  );
-  timers.forgetTimerTruth(db, id);
+const deleteTimer = (tx: EditTx, c: EditOf<'timer.delete'>): EditResult => {
+  const { id } = knownTimer(tx.db, c.trackId, tx.ctx.now);
+  const r = tx.existing({
+    kind: 'timer.delete',
+    entity: 'timer',
+    id,
+    operationId: 'deleteTimeTracker',
+    path: { trackId: id },
+    deep: true,
+  });
+  timers.forgetTimerTruth(tx.db, id);
   return r;
 };
 
@@ -278,7 +272,7 @@ const deleteTimer = (db: Sqlite, c: EditOf<'timer.delete'>, ctx: EditContext): E
  * Folds a timer row into the record of what the user saw: moves at the time stored in their
  * body (`at`), an update with its body at the row's time.
  */
-export const foldTimerRow = (
+const foldTimerRow = (
   t: timers.TimerTruthRecord,
   row: Pick<EffectRow, 'kind' | 'body'> & { updatedAt: number },
 ): timers.TimerTruthRecord => {
@@ -305,6 +299,30 @@ export const foldTimerRow = (
     default:
       return t;
   }
+};
+
+/**
+ * A timer's record after a rollback: its restored row with the edits still queued folded in
+ * (their times are in their bodies), or none when nothing is queued any more.
+ */
+const recomputeTruth = (
+  db: Sqlite,
+  trackId: number,
+  rest: readonly QueuedMutation[],
+  now: number,
+) => {
+  timers.forgetTimerTruth(db, trackId);
+  if (rest.length === 0) return;
+  let t = timers.truthOfRow(db, trackId, now);
+  if (!t) return;
+  for (const r of rest) {
+    try {
+      t = foldTimerRow(t, r);
+    } catch {
+      // A move the restored state does not allow: its request will be refused in turn.
+    }
+  }
+  timers.writeTruth(db, trackId, t);
 };
 
 const deleteRow = (db: Sqlite, id: number) => {
@@ -342,11 +360,15 @@ export const timer: EntityModule<'timer'> = {
       },
     },
   },
-  rows: { column: 'track_id', tables: ['timers'], modifiedTime: true },
-  state: timerState,
   answer: {
     idField: 'trackId',
     write: (db, item, _path, now) => writeTimer(db, item as TimerRecord, now),
   },
   remove: deleteRow,
+  // Deleting a task, a project or a space deletes the timers of its tasks on the server.
+  beforeDelete: stopTimerUnder,
+  rolledBack: recomputeTruth,
+  // Pulls bring the active timers only; the record of what the user saw decides what is sent
+  // (an update is never merged), and a timer counts on no task.
+  traits: { listedPartly: true, unmerged: true, uncounted: true },
 };

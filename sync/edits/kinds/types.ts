@@ -1,15 +1,23 @@
 /**
  * What one entity's edit module holds: for each of its edit kinds, the command applied and
- * the row's local effect; its rows in the replica; its editable state; how the server's answer
- * is written; and, where it can be, how an edit of it deleted on the server is recreated.
- * kinds/index.ts registers one module per entity kind; the machinery around them (commit,
- * effects, snapshots, answers, recreate) asks the registry instead of switching on kinds.
+ * the row's local effect; how the server's answer is written; where it can be, how an edit of
+ * it deleted on the server is recreated; and the hooks and traits where it differs from the
+ * rest. A module imports nothing of the machinery: `apply` is handed an `EditTx`. kinds/index.ts
+ * lists one module per entity kind, and `createEdits` (../create.ts) builds the machinery
+ * (commit, effects, answers, rebase, rollback, recreate) from them; it never switches on kinds.
+ * Its rows and editable state are the schema's (sync/db/entity-rows.ts, ../state.ts).
  */
 import type { EditKind, EditOf, EditResult } from '../../../shared/edits/commands';
 import type { mutationKinds } from '../../../shared/edits/kinds';
 import type { Sqlite } from '../../db/open';
-import type { EntityKind, Json, JsonObject, MutationKind, QueuedMutation } from '../../outbox';
-import type { RowSet } from '../rows';
+import type {
+  EnqueueResult,
+  EntityKind,
+  Json,
+  JsonObject,
+  MutationKind,
+  QueuedMutation,
+} from '../../outbox';
 
 export interface EditContext {
   now: number;
@@ -35,7 +43,7 @@ export type KindsOf<E extends EntityKind> = {
 }[MutationKind];
 
 /** A command checked, applied to the replica and queued; throws `EditError`, writing nothing. */
-export type Apply<K extends EditKind> = (db: Sqlite, c: EditOf<K>, ctx: EditContext) => EditResult;
+export type Apply<K extends EditKind> = (tx: EditTx, c: EditOf<K>) => EditResult;
 
 /** The parts of an outbox row its effect depends on. */
 export interface EffectRow {
@@ -75,28 +83,110 @@ export interface CreatePlan {
   followUp?: { operationId: string; body: JsonObject };
 }
 
+/** A new entity's edit, under a fresh local id. */
+export interface CreatedEdit {
+  kind: MutationKind;
+  entity: EntityKind;
+  operationId: string;
+  path: Record<string, number>;
+  body: Json;
+  /** Runs first with the new id (a timer's record). */
+  before?: (id: number) => void;
+}
+
+/** An edit of an entity the replica holds. */
+export interface ExistingEdit {
+  kind: MutationKind;
+  entity: EntityKind;
+  id: number;
+  operationId: string;
+  path: Record<string, number>;
+  body?: Json;
+  /** A delete: the base keeps what the delete takes along. */
+  deep?: boolean;
+}
+
+/** An edit planned to the last field (what `EditTx.commit` writes and queues). */
+export interface PlannedEdit {
+  kind: MutationKind;
+  operationId: string;
+  path: Record<string, number>;
+  body?: Json;
+  /** A create's local id; for other edits the edited entity's id. */
+  entityId: number;
+  localId?: number;
+  base?: Json;
+}
+
+/**
+ * What a kind's `apply` is handed: the replica inside the edit's transaction, the edit's
+ * context, and the machinery's common end (sync/edits/commit.ts), so that a kind module imports
+ * none of it.
+ */
+export interface EditTx {
+  readonly db: Sqlite;
+  readonly ctx: EditContext;
+  /** The body as the endpoint's request schema accepts it (trimmed, defaults), or `EditError`. */
+  checkBody(operationId: string, body: unknown): JsonObject;
+  /** An edit of an entity the replica holds: its base, its effect, its row. */
+  existing(e: ExistingEdit): EditResult;
+  /** A new entity under a fresh local id. */
+  created(e: CreatedEdit): EditResult;
+  /** Writes a planned edit's effect and queues its row (an upload, which makes several ids). */
+  commit(p: PlannedEdit): EnqueueResult;
+}
+
 export interface EntityModule<E extends EntityKind> {
   /** Each edit kind of the entity: the command applied, and its row's local effect. */
   kinds: { [K in KindsOf<E>]: { apply: Apply<K>; effect: Effect } };
-  /**
-   * Its rows: the column naming it, its own table first and then the tables of rows wholly
-   * its (a task's tags), and whether its row keeps the server's modifiedTime.
-   */
-  rows: { column: string; tables: readonly string[]; modifiedTime: boolean };
-  /**
-   * Its rows with what removing it removes too (a delete's base), when that is more than its
-   * own rows (those of `rows.tables`).
-   */
-  deepRows?(db: Sqlite, id: number, into: RowSet): void;
-  /** Its editable state in the shape of its request body, or null when the replica lacks it. */
-  state(db: Sqlite, id: number): JsonObject | null;
   /** The server's answer about it: the field holding its id, and how its copy is written. */
   answer: {
     idField: string;
     write(db: Sqlite, item: unknown, path: Readonly<Record<string, number>>, now: number): void;
+    /**
+     * A create that made several entities (an upload, one per file): each local id with the
+     * item of the answer that is its server copy. Default: the row's entity with the first item.
+     */
+    pairs?(
+      row: QueuedMutation,
+      items: readonly unknown[],
+      localIds: readonly number[],
+    ): [number, unknown][];
   };
   /** Removes its rows (a local copy the server's replaces, or what the server deleted). */
   remove(db: Sqlite, id: number): void;
   /** The create that brings it back from an update row (`row`, its latest full state). */
   recreate?(row: QueuedMutation, conflict: QueuedMutation): CreatePlan;
+  /** The local ids a create row made (an upload: one per file). Default: the row's entity. */
+  made?(row: QueuedMutation): number[];
+  /**
+   * Runs before any delete is queued (a task's, a project's…), in its transaction: what the
+   * delete takes along on the server may need an edit first (a running timer stopped).
+   */
+  beforeDelete?(tx: EditTx, deleted: { entity: EntityKind; id: number }): void;
+  /**
+   * After a rollback of its rows (`rest`: its edits still queued, none when it is gone): what
+   * the module keeps beside the replica's rows is made to agree (a timer's record).
+   */
+  rolledBack?(db: Sqlite, id: number, rest: readonly QueuedMutation[], now: number): void;
+  /** How the rebase treats it (all false when absent). */
+  traits?: {
+    /**
+     * Pulls bring it in partial lists (active timers, the newest notifications): absent after a
+     * server write is not deleted.
+     */
+    listedPartly?: true;
+    /** Its updates go on top as they are, never merged field by field with the server's copy. */
+    unmerged?: true;
+    /**
+     * It comes embedded in its parent's answer, never named itself (a checklist item in a bulk
+     * page): a row no longer showing its queued state was rewritten by the server.
+     */
+    embedded?: true;
+    /** Its creates change no task's counts. */
+    uncounted?: true;
+  };
 }
+
+/** One module per entity kind: what `createEdits` is built from. */
+export type EntityModules = { [E in EntityKind]: EntityModule<E> };
