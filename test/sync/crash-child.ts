@@ -13,15 +13,7 @@ import { openDemoEngine } from './demo-engine';
 const [dataDir, serverUrl, prefix] = process.argv.slice(2);
 if (!dataDir || !serverUrl || !prefix) throw new Error('usage: crash-child DATA_DIR URL PREFIX');
 
-// Started while the run before it still works (outbox-crash.test.ts): it loads and signs in
-// meanwhile, and opens the replica when the test writes a line, that run being dead.
-const turn = new Promise((go) => process.stdin.once('data', go));
-const { client, engine } = await openDemoEngine(
-  dataDir,
-  serverUrl,
-  { pullIntervalMs: 2_000 },
-  turn,
-);
+const { client, engine } = await openDemoEngine(dataDir, serverUrl, { pullIntervalMs: 2_000 });
 const db = engine.replica.db;
 const KEY = 'crash_test.progress';
 const progress = () =>

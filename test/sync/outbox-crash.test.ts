@@ -34,26 +34,14 @@ afterAll(async () => {
   await server?.close();
 });
 
-/**
- * Starts a worker ahead of its turn: it loads and signs in while the one before it works, and
- * waits for `run` to open the replica (the process before it dead by then).
- */
-const startChild = (dataDir: string, prefix: string) => {
-  // One process (not the tsx CLI, whose own child would outlive a kill).
-  const p = spawn(process.execPath, [workerScript, dataDir, server?.url ?? '', prefix], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<{ killed: boolean; code: number | null }>((resolve) =>
-    p.on('exit', (code, signal) => resolve({ killed: signal === 'SIGKILL', code })),
-  );
-  p.stderr.on('data', (d) => {
-    out += String(d);
-  });
-  // One that died before its turn tells it by its exit and output, not by a broken pipe.
-  p.stdin.on('error', () => {});
-  /** Lets it work; kills it after `killAfterMs` (or lets it finish). Resolves its output. */
-  const run = async (killAfterMs: number | null) => {
+/** Runs the worker; kills it after `killAfterMs` (or lets it finish). Resolves its output. */
+const runChild = (dataDir: string, prefix: string, killAfterMs: number | null) =>
+  new Promise<{ out: string; killed: boolean; code: number | null }>((resolve) => {
+    // One process (not the tsx CLI, whose own child would outlive a kill).
+    const p = spawn(process.execPath, [workerScript, dataDir, server?.url ?? '', prefix], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
     let timer: ReturnType<typeof setTimeout> | null = null;
     p.stdout.on('data', (d) => {
       out += String(d);
@@ -61,13 +49,14 @@ const startChild = (dataDir: string, prefix: string) => {
       if (killAfterMs !== null && timer === null && out.includes('START '))
         timer = setTimeout(() => p.kill('SIGKILL'), killAfterMs);
     });
-    p.stdin.end('go\n');
-    const { killed, code } = await exited;
-    if (timer) clearTimeout(timer);
-    return { out, killed, code };
-  };
-  return { run, stop: () => p.kill('SIGKILL') };
-};
+    p.stderr.on('data', (d) => {
+      out += String(d);
+    });
+    p.on('exit', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ out, killed: signal === 'SIGKILL', code });
+    });
+  });
 
 const serverTasks = (prefix: string) => {
   const db = server?.deps.db;
@@ -104,25 +93,14 @@ describe('outbox crash safety', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed / 2 ** 31;
     };
-    let next = startChild(dataDir, prefix);
-    const take = () => {
-      const child = next;
-      next = startChild(dataDir, prefix);
-      return child;
-    };
-    let last: Awaited<ReturnType<typeof next.run>>;
-    try {
-      for (let i = 0; i < 20; i++) {
-        const r = await take().run(50 + Math.floor(random() * 400));
-        const started = /START (\{.*\})/.exec(r.out)?.[1];
-        const at = started ? (JSON.parse(started) as { progress: number; pending: number }) : null;
-        if (r.killed && at && (at.progress < PLAN_SIZE || at.pending > 0)) killsMidWork++;
-        if (!r.killed && !r.out.includes('DONE')) throw new Error(`worker failed:\n${r.out}`);
-      }
-      last = await next.run(null);
-    } finally {
-      next.stop();
+    for (let i = 0; i < 20; i++) {
+      const r = await runChild(dataDir, prefix, 50 + Math.floor(random() * 400));
+      const started = /START (\{.*\})/.exec(r.out)?.[1];
+      const at = started ? (JSON.parse(started) as { progress: number; pending: number }) : null;
+      if (r.killed && at && (at.progress < PLAN_SIZE || at.pending > 0)) killsMidWork++;
+      if (!r.killed && !r.out.includes('DONE')) throw new Error(`worker failed:\n${r.out}`);
     }
+    const last = await runChild(dataDir, prefix, null);
     expect(last.out).toContain('DONE');
     expect(killsMidWork).toBeGreaterThanOrEqual(15);
     const want = expectedState(makePlan(prefix));
