@@ -124,6 +124,11 @@ export interface EngineOptions {
   /** Edits of independent entities sent at once; 4 by default. */
   concurrency?: number;
   now?: () => number;
+  /**
+   * Arms the wait for the next cycle (the pull interval, a retry) and answers its cancel;
+   * `setTimeout` by default. A test moving `now` by hand passes its own, to fire what came due.
+   */
+  schedule?: (run: () => void, delayMs: number) => () => void;
   /** Retry delays of edits and pulls (tests shorten them); the outbox's defaults otherwise. */
   backoff?: BackoffOptions;
 }

@@ -126,6 +126,7 @@ class Engine implements SyncEngine {
       client,
       pusher,
       now: this.now,
+      ...(options.schedule ? { timer: options.schedule } : {}),
       pullIntervalMs: options.pullIntervalMs ?? 30_000,
       backoff: options.backoff,
       changes: this.changes,

@@ -19,11 +19,20 @@ import type { StatusEmitter } from './status-emitter';
 
 const PUSH_DEBOUNCE_MS = 15;
 
+/** The next cycle's wait: it does not keep the process alive. */
+const unrefTimeout = (run: () => void, delayMs: number): (() => void) => {
+  const timer = setTimeout(run, delayMs);
+  timer.unref?.();
+  return () => clearTimeout(timer);
+};
+
 export interface SyncLoopOptions {
   replica: Replica;
   client: ApiClient;
   pusher: Pusher;
   now: () => number;
+  /** Arms the wait for the next cycle, answering its cancel (EngineOptions `schedule`). */
+  timer?: (run: () => void, delayMs: number) => () => void;
   pullIntervalMs: number;
   backoff: ConstructorParameters<typeof PullSchedule>[1];
   /** What rows changed, told to the window. */
@@ -63,7 +72,8 @@ export class SyncLoop {
   private cycle: Promise<void> | null = null;
   private pushOnly: Promise<void> | null = null;
   private abort = new AbortController();
-  private tickTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Cancels the armed wait for the next cycle. */
+  private cancelTick: (() => void) | null = null;
   private pushTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly o: SyncLoopOptions) {
@@ -237,24 +247,23 @@ export class SyncLoop {
   /** The next cycle: the pull interval, a pull retry, or an edit's retry, whichever is first. */
   private scheduleNext(): void {
     if (!this.started || this.paused) return;
-    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.cancelTick?.();
     const now = this.o.now();
     const candidates = [this.schedule.dueAt(now)];
     const retry = outboxStatus(this.o.replica.db, now).nextRetryAt;
     if (retry !== null && !this.pusher.pausedForAuth) candidates.push(retry);
     const delay = Math.max(10, Math.min(...candidates) - now);
-    this.tickTimer = setTimeout(() => {
-      this.tickTimer = null;
+    this.cancelTick = (this.o.timer ?? unrefTimeout)(() => {
+      this.cancelTick = null;
       void this.syncNow();
     }, delay);
-    this.tickTimer.unref?.();
   }
 
   private clearTimers(): void {
-    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.cancelTick?.();
     if (this.pushTimer) clearTimeout(this.pushTimer);
     this.o.status.cancelProgress();
-    this.tickTimer = null;
+    this.cancelTick = null;
     this.pushTimer = null;
   }
 

@@ -43,7 +43,9 @@ describe('a demo session whose refresh token died', () => {
   it('while the app runs: signs in again, keeps the org, and the queued edit syncs', {
     timeout: 60_000,
   }, async () => {
-    const { dataDir, open } = await setUp({ accessTtlSec: 1, refreshTtlSec: 3 });
+    // Long enough that no pause of a loaded machine kills it before the test does.
+    const refreshTtlSec = 30;
+    const { server, dataDir, open } = await setUp({ accessTtlSec: 1, refreshTtlSec });
     const services = await open();
     const rekeyed = new Map<string, string>();
     services.hub.subscribe((event, payload) => {
@@ -57,7 +59,8 @@ describe('a demo session whose refresh token died', () => {
       const first = storedTokens(dataDir).refreshToken;
       const engineBefore = services.session.require().engine;
 
-      await new Promise((r) => setTimeout(r, 3_300));
+      // The refresh token dies: the server's clock moves past its life, not waited out.
+      server.deps.clock.setOffset(server.deps.clock.offset() + refreshTtlSec * 1_000 + 300);
       const made = await value(services, 'edits.apply', {
         kind: 'task.create',
         fields: { taskTitle: 'Queued while the demo token died' },

@@ -2,6 +2,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../main/services/services';
+import { openEngine } from '../../sync/engine/engine';
+import { steppedClock } from '../support/stepped-clock';
 import { startDemoServer, tempDir } from '../sync/support';
 import { serviceCall as call, eventually, openTestServices } from './support';
 
@@ -86,8 +88,14 @@ describe('the sync interval', () => {
     const server = await startDemoServer();
     const dataDir = tempDir('wt-settings-interval-');
     dirs.push(dataDir);
-    // No fixed interval: the setting rules, as in the app.
-    const open = () => openTestServices(dataDir, undefined, { pullIntervalMs: undefined });
+    // No fixed interval: the setting rules, as in the app. The engines' clock is moved by hand:
+    // ten seconds between two pulls pass at once, and only a due pull fires.
+    const clock = steppedClock();
+    const open = () =>
+      openTestServices(dataDir, undefined, {
+        pullIntervalMs: undefined,
+        openEngine: (o) => openEngine({ ...o, now: clock.now, schedule: clock.schedule }),
+      });
     const first = await open();
     try {
       await call(first, 'session.signIn', {
@@ -98,6 +106,7 @@ describe('the sync interval', () => {
       const firstPull = await nextPull(first, 0, 30_000);
       // The default, 30 s, would not pull again within this test's waits; 10 s must.
       await call(first, 'settings.set', { syncIntervalSeconds: 10 });
+      clock.advance(10_000);
       const second = await nextPull(first, firstPull, 15_000);
       expect(second - firstPull).toBeGreaterThanOrEqual(9_500);
       expect(second - firstPull).toBeLessThan(14_000);
@@ -110,6 +119,7 @@ describe('the sync interval', () => {
       expect(await next.session.resume()).toBe(true);
       expect((await call(next, 'settings.get', {})).syncIntervalSeconds).toBe(10);
       const resumed = await nextPull(next, 0, 30_000);
+      clock.advance(10_000);
       const after = await nextPull(next, resumed, 15_000);
       expect(after - resumed).toBeGreaterThanOrEqual(9_500);
       expect(after - resumed).toBeLessThan(14_000);

@@ -9,6 +9,7 @@ import type { ApiClient } from '../../sync/api';
 import { readTask } from '../../sync/db/queries/tasks-read';
 import { openEngine } from '../../sync/engine/engine';
 import type { EngineEvent, SyncEngine } from '../../sync/engine/engine-api';
+import { steppedClock } from '../support/stepped-clock';
 import { admin, demoClient, startDemoServer, tempDir } from './support';
 
 let server: RunningServer | undefined;
@@ -117,7 +118,8 @@ describe('engine', () => {
   });
 
   it('keeps edits made offline and sends them when the server is back', async () => {
-    const { engine, server, client, events } = await setUp();
+    const clock = steppedClock();
+    const { engine, server, client, events } = await setUp(clock.now);
     await offline(server);
     const a = engine.edit({ kind: 'task.create', fields: { taskTitle: 'offline A' } });
     engine.edit({ kind: 'task.update', taskId: a.id, patch: { priority: 'High' } });
@@ -131,8 +133,9 @@ describe('engine', () => {
     expect(engine.status().online).toBe(false);
     expect(engine.status().pending).toBeGreaterThan(0);
     await online(server);
-    // Retries wait for their backoff; a sync after it sends everything.
-    await new Promise((r) => setTimeout(r, 1_100));
+    // Retries wait for their backoff (moved past, not waited out); a sync after it sends
+    // everything.
+    clock.advance(1_100);
     await settle(engine);
     expect(engine.status().online).toBe(true);
     const list = await client.ops.getAll({ query: { title: 'offline A' } });
@@ -333,7 +336,8 @@ describe('engine', () => {
   });
 
   it('uploads files with progress, restarts a cut upload cleanly, and never doubles it', async () => {
-    const { engine, server, client, events } = await setUp();
+    const clock = steppedClock();
+    const { engine, server, client, events } = await setUp(clock.now);
     const t = engine.edit({ kind: 'task.create', fields: { taskTitle: 'with files' } });
     await settle(engine);
     const big = Buffer.alloc(300_000, 7).toString('base64');
@@ -357,7 +361,8 @@ describe('engine', () => {
       .all() as { file_name: string }[];
     expect(local.map((a) => a.file_name)).toEqual(['a.txt', 'beta.png', 'c.md']);
     await engine.syncNow();
-    await new Promise((r) => setTimeout(r, 1_100));
+    // The cut upload's retry waits for its backoff: moved past, not waited out.
+    clock.advance(1_100);
     await settle(engine);
     const task = (await client.ops.getAll({ query: { title: 'with files' } })).content[0];
     const files = await client.ops.getTaskAttachments({ path: { taskId: task?.taskId ?? 0 } });

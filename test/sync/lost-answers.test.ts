@@ -70,7 +70,8 @@ describe('"later" is judged in the server’s clock', () => {
     );
     await faults(s, { rules: [{ kind: 'reset', count: 10_000 }] });
     // Offline, the user has not seen it: someone else renames the task, a second before the
-    // user does (the server stamps it ten minutes "later" than this machine's clock).
+    // user does (the server stamps it ten minutes "later" than this machine's clock). Waited
+    // out: stamped a second back, it would fall before the engine's last pull and go unseen.
     s.deps.db
       .prepare('UPDATE tasks SET title = ?, modified_time = ? WHERE task_id = ?')
       .run('their title', s.deps.clock.now(), taskId);
@@ -84,10 +85,10 @@ describe('"later" is judged in the server’s clock', () => {
     // the engine's pull and its PUT is a window no client can close (ARCHITECTURE.md, guarantees).
     await faults(s, { rules: [{ kind: 'reset', count: 10_000 }] });
     e.edit({ kind: 'task.update', taskId, patch: { taskTitle: 'my second title' } });
-    await sleep(1_000);
+    // A second after the user's edit, stamped rather than waited out.
     s.deps.db
       .prepare('UPDATE tasks SET title = ?, modified_time = ? WHERE task_id = ?')
-      .run('their later title', s.deps.clock.now(), taskId);
+      .run('their later title', s.deps.clock.now() + 1_000, taskId);
     await faults(s, { clear: true });
     await settle(e);
     expect(serverTask(s, taskId).title).toBe('their later title');

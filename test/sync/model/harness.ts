@@ -59,11 +59,20 @@ export const startHarness = async (): Promise<Harness> => {
 /**
  * The property over cases. Once a case failed, shrinking goes on for `shrinkBudgetMs`; past it
  * every further candidate passes untried, so the smallest failing case found is reported.
+ * `owns` deals a run among files (property-slice.ts): a case of the run whose index it does not
+ * own passes untried. Until a case fails fast-check calls with the run's cases in order; after
+ * one failed, every call is a shrink of a case this file owns.
  */
-export const modelProperty = (ctx: RunContext, shrinkBudgetMs: number) => {
+export const modelProperty = (
+  ctx: RunContext,
+  shrinkBudgetMs: number,
+  owns: (index: number) => boolean = () => true,
+) => {
   let firstFailureAt: number | null = null;
+  let index = 0;
   const without = (process.env.MODEL_WITHOUT ?? '').split(',').filter(Boolean);
   return fc.asyncProperty(caseArb(MAX_ACTIONS, without), async (one: Case) => {
+    if (firstFailureAt === null && !owns(index++)) return;
     if (firstFailureAt !== null && Date.now() - firstFailureAt > shrinkBudgetMs) return;
     try {
       await runCase(ctx, one);
