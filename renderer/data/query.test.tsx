@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { refreshAll, useQuery } from './query';
+import { clearCache, holdReads, refreshAll, useQuery } from './query';
 
 afterEach(cleanup);
 
@@ -61,5 +61,29 @@ describe('useQuery re-reads', () => {
     await settle();
     expect(view.container.textContent).toBe('Grace');
     expect(renders).toBe(rendered + 1);
+  });
+});
+
+describe('signing out', () => {
+  it('holds the re-reads a change asked for just before: none reach a host signed out', async () => {
+    render(<Users />);
+    await settle();
+    const before = host.calls;
+    // A pull's change arrives, its re-read waits for an idle moment; the user signs out.
+    refreshAll();
+    holdReads();
+    await settle();
+    expect(host.calls).toBe(before);
+    refreshAll();
+    await settle();
+    expect(host.calls).toBe(before);
+    // Signed in again: the cache is cleared to be read, and changes are read again.
+    clearCache();
+    await settle();
+    const after = host.calls;
+    expect(after).toBeGreaterThan(before);
+    refreshAll();
+    await settle();
+    expect(host.calls).toBe(after + 1);
   });
 });

@@ -103,11 +103,22 @@ let refreshQueued = false;
  * idle time, so the frame showing an edit (already painted from the optimistic patch) never
  * also carries the re-reads it caused.
  */
+/**
+ * Signing out or signed out: a re-read a change asked for (it waits for an idle moment) would
+ * reach a host with no session. Until the next sign-in clears the cache to be read again.
+ */
+let readsHeld = false;
+
+export function holdReads() {
+  readsHeld = true;
+}
+
 export function refreshAll() {
-  if (refreshQueued) return;
+  if (refreshQueued || readsHeld) return;
   refreshQueued = true;
   afterPaintWhenIdle(() => {
     refreshQueued = false;
+    if (readsHeld) return;
     for (const slot of slots.values()) if (slot.refs > 0) void read(slot);
     for (const cache of externals) cache.refresh();
   });
@@ -160,6 +171,7 @@ export function patchAll(patch: (method: BridgeMethod, data: unknown) => unknown
  * user is signed out: the views watching them are about to go, and the host would refuse.
  */
 export function clearCache({ reread = true }: { reread?: boolean } = {}) {
+  readsHeld = !reread;
   for (const slot of slots.values()) {
     slot.seq++;
     slot.entry = { data: undefined, error: null, loading: true, seq: slot.seq };

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { type Route, useApp } from '../../data/app-store';
 import { bridge } from '../../data/bridge';
-import { clearCache, useQuery } from '../../data/query';
+import { clearCache, holdReads, useQuery } from '../../data/query';
 import { initials, userName } from '../../lib/format';
 import {
   IconChevron,
@@ -147,9 +147,16 @@ export function Sidebar() {
               id: 'sign-out',
               label: `Sign out${session?.user ? ` ${userName(session.user)}` : ''}`,
               onSelect: async () => {
-                const s = await bridge().invoke('session.signOut', {});
-                clearCache({ reread: false });
-                useApp.setState({ session: s, sync: null, openTaskId: null });
+                // No re-read from here on: the host is about to have no session.
+                holdReads();
+                try {
+                  const s = await bridge().invoke('session.signOut', {});
+                  clearCache({ reread: false });
+                  useApp.setState({ session: s, sync: null, openTaskId: null });
+                } catch (e) {
+                  clearCache();
+                  toast(`Could not sign out: ${e instanceof Error ? e.message : e}`, 'error');
+                }
               },
             },
           ]}
