@@ -9,11 +9,15 @@ afterEach(cleanup);
 const host = {
   users: [{ userId: 1, firstName: 'Ada' }] as { userId: number; firstName: string }[],
   calls: 0,
+  /** Whether `session.get` fails, as a host read can (a busy replica, a dropped request). */
+  unreadFails: true,
 };
 beforeAll(() => {
   window.worktray = {
     invoke: async (method: string) => {
       host.calls++;
+      if (method === 'notifications.unreadCount' && !host.unreadFails)
+        return { ok: true, value: { count: 3 } };
       if (method !== 'users.list')
         return { ok: false, error: { code: 'internal', message: method } };
       return { ok: true, value: { users: host.users.map((u) => ({ ...u })) } };
@@ -85,5 +89,24 @@ describe('signing out', () => {
     refreshAll();
     await settle();
     expect(host.calls).toBe(after + 1);
+  });
+});
+
+function Unread() {
+  const q = useQuery('notifications.unreadCount', {});
+  return <p>{q.error ? 'failed' : q.data ? 'read' : 'loading'}</p>;
+}
+
+describe('a view shown again', () => {
+  it('reads again what failed the time before, not only what it holds', async () => {
+    const first = render(<Unread />);
+    await settle();
+    expect(first.container.textContent).toBe('failed');
+    first.unmount();
+    // The host answers again; the user comes back to the view within the minute it is kept.
+    host.unreadFails = false;
+    const again = render(<Unread />);
+    await settle();
+    expect(again.container.textContent).toBe('read');
   });
 });

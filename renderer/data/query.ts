@@ -99,11 +99,6 @@ export function registerCache(cache: ExternalCache): () => void {
 let refreshQueued = false;
 
 /**
- * Re-reads every watched entry, once however many changes arrive: after the next paint and in
- * idle time, so the frame showing an edit (already painted from the optimistic patch) never
- * also carries the re-reads it caused.
- */
-/**
  * Signing out or signed out: a re-read a change asked for (it waits for an idle moment) would
  * reach a host with no session. Until the next sign-in clears the cache to be read again.
  */
@@ -113,6 +108,11 @@ export function holdReads() {
   readsHeld = true;
 }
 
+/**
+ * Re-reads every watched entry, once however many changes arrive: after the next paint and in
+ * idle time, so the frame showing an edit (already painted from the optimistic patch) never
+ * also carries the re-reads it caused.
+ */
 export function refreshAll() {
   if (refreshQueued || readsHeld) return;
   refreshQueued = true;
@@ -165,7 +165,6 @@ export function patchAll(patch: (method: BridgeMethod, data: unknown) => unknown
   return n;
 }
 
-/** Forgets everything (sign-out, org switch): the next reads come from the new replica. */
 /**
  * Forgets every answer (sign-out, org switch). Watched entries are read again, unless the
  * user is signed out: the views watching them are about to go, and the host would refuse.
@@ -192,8 +191,9 @@ export function useQuery<M extends BridgeMethod>(
   useEffect(() => {
     if (!slot) return;
     // An answer kept from an earlier visit paints at once and is read again behind it: changes
-    // made while nobody watched it did not refresh it.
-    if (slot.refs === 0 && slot.entry.data !== undefined) void read(slot);
+    // made while nobody watched it did not refresh it. A read that failed then is tried again,
+    // or the view would show that failure for the minute the entry is kept.
+    if (slot.refs === 0 && (slot.entry.data !== undefined || slot.entry.error)) void read(slot);
     slot.refs++;
     if (slot.dropTimer) clearTimeout(slot.dropTimer);
     slot.dropTimer = null;
