@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { navButton, openDemoSession, secondaryViews } from './demo-session';
 import { readServerRows } from './server-rows';
-import { type AppFixture, axe, screenshot, stopAll } from './support';
+import { type AppFixture, axe, reportFailure, screenshot, stopAll } from './support';
 
 /**
  * Accessibility in one demo session: axe (WCAG A/AA, serious and critical) on every main
@@ -23,7 +23,7 @@ describe.sequential('accessibility of the main views', () => {
 
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail' && page)
-      await screenshot(page, `a11y-failed-${ctx.task.name}`);
+      await reportFailure(page, `a11y-failed-${ctx.task.name}`);
   });
 
   afterAll(() => stopAll(browser, app));

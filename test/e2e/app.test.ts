@@ -1,7 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readServerRows } from './server-rows';
-import { type AppFixture, axe, launchChromium, screenshot, startApp, stopAll } from './support';
+import {
+  type AppFixture,
+  axe,
+  launchChromium,
+  reportFailure,
+  screenshot,
+  startApp,
+  stopAll,
+} from './support';
 
 /**
  * The UI end to end: real Chromium on browser mode (host services, real engine and replica,
@@ -23,7 +31,7 @@ describe.sequential('the app in Chromium over browser mode', () => {
 
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail' && page)
-      await screenshot(page, `failed-${ctx.task.name}`);
+      await reportFailure(page, `failed-${ctx.task.name}`);
   });
 
   afterAll(() => stopAll(browser, app));

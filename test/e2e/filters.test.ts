@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { navButton, openDemoSession } from './demo-session';
-import { type AppFixture, screenshot, stopAll } from './support';
+import { type AppFixture, reportFailure, screenshot, stopAll } from './support';
 
 const PROJECT = 'Mobile App Redesign';
 const ZONE = 'America/Los_Angeles';
@@ -75,7 +75,7 @@ describe.sequential('filters: date ranges and number comparisons', () => {
 
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail' && page)
-      await screenshot(page, `failed-filters-${ctx.task.name}`);
+      await reportFailure(page, `failed-filters-${ctx.task.name}`);
   });
 
   afterAll(() => stopAll(browser, app));

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { navButton, openDemoSession } from './demo-session';
-import { type AppFixture, axe, screenshot, stopAll } from './support';
+import { type AppFixture, axe, reportFailure, screenshot, stopAll } from './support';
 
 const sizes = [
   [1440, 900],
@@ -61,7 +61,7 @@ describe.sequential('My tasks: due groups, paths, the detail’s path, long titl
 
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail' && page)
-      await screenshot(page, `failed-my-tasks-${ctx.task.name}`);
+      await reportFailure(page, `failed-my-tasks-${ctx.task.name}`);
   });
 
   afterAll(() => stopAll(browser, app));

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDemoSession, secondaryViews } from './demo-session';
-import { type AppFixture, axe, screenshot, stopAll } from './support';
+import { type AppFixture, axe, reportFailure, screenshot, stopAll } from './support';
 
 /**
  * Settings and the space overview in one demo session: the theme applies at once and comes
@@ -22,7 +22,7 @@ describe.sequential('Settings and the space overview', () => {
 
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail' && page)
-      await screenshot(page, `failed-settings-${ctx.task.name}`);
+      await reportFailure(page, `failed-settings-${ctx.task.name}`);
   });
 
   afterAll(() => stopAll(browser, app));

@@ -202,6 +202,27 @@ export const screenshot = async (page: Page, name: string) => {
   await page.screenshot({ path: join(resultsDir, `${name}.png`) });
 };
 
+/**
+ * A failed test's page, kept and told: a screenshot beside the others, and what a CI log
+ * can show of it (where the app is, its panels and dialogs, what they say), so a failure
+ * seen only on a loaded CI machine explains itself.
+ */
+export const reportFailure = async (page: Page, name: string) => {
+  await screenshot(page, name).catch(() => undefined);
+  const seen = await page
+    .evaluate(() => {
+      const say = (el: Element) =>
+        `${el.tagName.toLowerCase()}[${el.getAttribute('aria-label') ?? el.getAttribute('role') ?? ''}]` +
+        `${el.getAttribute('aria-busy') === 'true' ? ' busy' : ''}: ${(el.textContent ?? '').replace(/\s+/g, ' ').slice(0, 240)}`;
+      const parts = [
+        ...document.querySelectorAll('aside, [role="dialog"], [role="alert"], .toast'),
+      ];
+      return [`url ${location.pathname}${location.hash}`, ...parts.map(say)].join('\n  ');
+    })
+    .catch((e: unknown) => `page not readable: ${e instanceof Error ? e.message : String(e)}`);
+  console.error(`failed "${name}", the page:\n  ${seen}`);
+};
+
 /** axe-core in the page: violations of WCAG A/AA rules (serious or critical ones). */
 export const axe = async (page: Page) => {
   const source = (await import('node:fs')).readFileSync(

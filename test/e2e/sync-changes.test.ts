@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../sync/api';
 import { demoClient } from '../sync/support';
 import { navButton, openDemoSession } from './demo-session';
-import { type AppFixture, axe, screenshot, stopAll } from './support';
+import { type AppFixture, axe, reportFailure, screenshot, stopAll } from './support';
 
 /**
  * "Changes from sync" in the window: in Globex Labs (org 2, where the demo user and Alex Morgan
@@ -30,7 +30,7 @@ describe.sequential('Changes from sync', () => {
 
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail' && page)
-      await screenshot(page, `failed-sync-changes-${ctx.task.name}`);
+      await reportFailure(page, `failed-sync-changes-${ctx.task.name}`);
   });
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { navButton, openDemoSession } from './demo-session';
-import { type AppFixture, screenshot, stopAll } from './support';
+import { type AppFixture, reportFailure, screenshot, stopAll } from './support';
 
 /**
  * Undo in the window, checked on the server's own store: Ctrl+Z after a rename of a synced
@@ -19,7 +19,7 @@ describe.sequential('Undo', () => {
 
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail' && page)
-      await screenshot(page, `failed-undo-${ctx.task.name}`);
+      await reportFailure(page, `failed-undo-${ctx.task.name}`);
   });
 
   afterAll(() => stopAll(browser, app));

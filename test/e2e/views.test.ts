@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatDue } from '../../renderer/lib/dates';
 import { openDemoSession } from './demo-session';
-import { type AppFixture, screenshot, stopAll } from './support';
+import { type AppFixture, reportFailure, screenshot, stopAll } from './support';
 
 /**
  * The main views as a demanding user meets them, in one demo session: at the two sizes a desk
@@ -23,7 +23,7 @@ describe.sequential('the main views: layout, inline errors, option names', () =>
 
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail' && page)
-      await screenshot(page, `failed-layout-${ctx.task.name}`);
+      await reportFailure(page, `failed-layout-${ctx.task.name}`);
   });
 
   afterAll(() => stopAll(browser, app));
