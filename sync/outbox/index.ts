@@ -27,7 +27,7 @@ export {
   rewriteIds,
   serverIdOf,
 } from './local-ids';
-export type { Applied } from './pusher';
+export type { Applied } from './push-outcome';
 export type { Dropped, EnqueueResult } from './queue';
 export {
   allMutations,

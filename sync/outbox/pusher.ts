@@ -13,16 +13,15 @@
 
 import type { ApiClient } from '../api';
 import { isApiClientError } from '../api/errors';
-import { recordChange } from '../changes/store';
 import type { Replica } from '../db/replica';
 import { writeTx } from '../db/write-tx';
 import { type BackoffOptions, classifyFailure, nextAttemptDelay, outboxError } from './backoff';
 import { mayHaveReachedServer } from './coalesce';
 import { removeStagedFiles } from './files';
-import { serverIdOf } from './local-ids';
+import { adoptLostCreates, lookBeforeSend, noteAdopted } from './lost-answers';
 import { addNotice, possibleTwin } from './notices';
+import { type Applied, answered, type Outcome, type Written } from './push-outcome';
 import {
-  allMutations,
   failPermanently,
   getMutation,
   markConflict,
@@ -31,14 +30,13 @@ import {
   retryLater,
   settle,
 } from './queue';
-import { lookUpLostCreate, lookUpRefused, type ReconcileContext } from './reconcile';
+import { lookUpRefused, type ReconcileContext } from './reconcile';
 import { sendMutation } from './send';
 import {
   type EntityKey,
   goneIsDone,
   kindSpec,
   type OutboxError,
-  parseEntityKey,
   type QueuedMutation,
 } from './types';
 
@@ -49,14 +47,6 @@ export type PushEvent =
   | { type: 'upload-progress'; mutationId: number; completedBytes: number; totalSize: number }
   | { type: 'online'; online: boolean }
   | { type: 'auth-required' };
-
-/** What writing an answer did. */
-export interface Applied {
-  /** Entities whose rows the answer wrote (the rebase re-applies their queued edits). */
-  touched: EntityKey[];
-  /** Local keys that now have a server key. */
-  rekeyed: { from: EntityKey; to: EntityKey }[];
-}
 
 export interface PusherOptions {
   replica: Replica;
@@ -282,40 +272,18 @@ export class Pusher {
   }
 
   /**
-   * Creates whose answer was lost (a timeout, a reset, a crash mid-request) are looked up and
-   * adopted when the server has them. Run before a pull: a pull would otherwise bring the
-   * server's copy beside the local one, and the user would see the entity twice.
+   * Creates whose answer was lost are looked up and adopted when the server has them (see
+   * lost-answers.ts). Run before a pull.
    */
-  async reconcileLostCreates(): Promise<number> {
-    const db = this.options.replica.db;
-    let adopted = 0;
-    const rows = allMutations(db).filter(
-      (r) =>
-        r.state === 'pending' && kindSpec(r.kind).effect === 'create' && mayHaveReachedServer(r),
-    );
-    for (const row of rows) {
-      try {
-        if (await this.adoptIfCreated(row)) adopted++;
-      } catch {
-        // Unreachable now: the row is sent (and looked up again) by the next push.
-      }
-    }
-    return adopted;
-  }
-
-  /** Looks the lost create up; adopts the server's entity as its answer when found. */
-  private async adoptIfCreated(row: QueuedMutation): Promise<boolean> {
-    const lost = await lookUpLostCreate(this.lookupContext(), row);
-    // Adopted only while the row is still ours to settle (nothing took it meanwhile).
-    if (!lost || !('found' in lost)) return false;
-    if (getMutation(this.options.replica.db, row.mutationId)?.state !== row.state) return false;
-    const written = this.options.replica.transaction(() => {
-      const w = this.succeed(row, lost.found, lost.path, false);
-      if (w.type === 'sent') noteAdopted(this.options.replica.db, row, this.now());
-      return w;
+  reconcileLostCreates(): Promise<number> {
+    return adoptLostCreates(this.lookupContext(), (row, found, path) => {
+      const written = this.options.replica.transaction(() => {
+        const w = this.succeed(row, found, path, false);
+        if (w.type === 'sent') noteAdopted(this.options.replica.db, row, this.now());
+        return w;
+      });
+      this.afterCommit(written, { sent: 0, failed: 0, waiting: 0 });
     });
-    this.afterCommit(written, { sent: 0, failed: 0, waiting: 0 });
-    return true;
   }
 
   private lookupContext(): ReconcileContext {
@@ -330,16 +298,13 @@ export class Pusher {
     try {
       // The earlier answer was lost: on a service that ignores Idempotency-Key it may exist.
       let twin = false;
-      if (kindSpec(row.kind).effect === 'create' && mayHaveReachedServer(row)) {
-        let lost: Awaited<ReturnType<typeof lookUpLostCreate>>;
-        try {
-          lost = await lookUpLostCreate(this.lookupContext(), row);
-        } catch (error) {
-          // Nothing went this attempt: the row keeps what the lost attempt may have done.
-          return { type: 'error', row, error, lookup: true };
-        }
-        if (lost && 'found' in lost) return answered(row, lost.found, lost.path, true);
-        twin = lost !== null;
+      try {
+        const before = await lookBeforeSend(this.lookupContext(), row);
+        if (before.type === 'found') return answered(row, before.found, before.path, true);
+        twin = before.twin;
+      } catch (error) {
+        // Nothing went this attempt: the row keeps what the lost attempt may have done.
+        return { type: 'error', row, error, lookup: true };
       }
       const outcome = await sendMutation(
         {
@@ -467,59 +432,3 @@ export class Pusher {
     }
   }
 }
-
-/** What came back for a row, written in the step's transaction with the others. */
-type Outcome =
-  | {
-      type: 'answer';
-      row: QueuedMutation;
-      answer: unknown;
-      path: Record<string, number>;
-      /** Whether it counts as sent by this push (an adopted lost write does not). */
-      counts: boolean;
-      /** Sent again to a service that may have made the first one too: the user is told. */
-      twin: boolean;
-      /** The server had made it already (a lost answer found): the user is told. */
-      adopted: boolean;
-    }
-  | { type: 'blocked'; row: QueuedMutation }
-  /** `lookup`: the error is a look's for a lost answer, not the request's. */
-  | { type: 'error'; row: QueuedMutation; error: unknown; lookup?: boolean };
-
-/** What writing an outcome did, told (events, staged files removed) once it is committed. */
-type Written =
-  | { type: 'sent'; row: QueuedMutation; applied: Applied; files: string[]; counts: boolean }
-  | { type: 'retrying'; row: QueuedMutation; error: OutboxError; at: number; offline: boolean }
-  | { type: 'auth' }
-  | { type: 'failed'; row: QueuedMutation; error: OutboxError }
-  | { type: 'none' };
-
-const answered = (
-  row: QueuedMutation,
-  answer: unknown,
-  path: Record<string, number>,
-  adopted = false,
-): Extract<Outcome, { type: 'answer' }> => ({
-  type: 'answer',
-  row,
-  answer,
-  path,
-  counts: true,
-  twin: false,
-  adopted,
-});
-
-/** A lost write found on the server and taken as this one: into "Changes from sync". */
-const noteAdopted = (db: Replica['db'], row: QueuedMutation, now: number): void => {
-  const { kind, id } = parseEntityKey(row.entity);
-  const what = kindSpec(row.kind).effect === 'create' ? 'Made' : 'Sent';
-  recordChange(
-    db,
-    {
-      kind: 'adopted',
-      entity: `${kind}:${serverIdOf(db, kind, id) ?? id}`,
-      message: `${what} while the connection dropped: found on the server and kept once.`,
-    },
-    now,
-  );
-};
