@@ -27,10 +27,29 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // Node-only files that leave no state behind share their worker's module cache: the
+          // imports (sync/, server/ and zod's schemas, most of each file's start) load once
+          // per worker rather than once per file. What changes globals (a DOM, the stand-in
+          // Electron, process.env) stays isolated below.
+          name: 'shared-imports',
+          include: [
+            '{shared,sync,server}/**/*.test.ts',
+            'test/{bridge,conformance,contract,security,sync}/**/*.test.ts',
+            'test/*.test.ts',
+          ],
+          exclude: [...timed, '**/node_modules/**'],
+          isolate: false,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'parallel',
           include: [
-            '{shared,sync,main,renderer,server,test}/**/*.test.ts',
+            '{main,renderer}/**/*.test.ts',
             'renderer/**/*.test.tsx',
+            'test/{e2e,packaging}/**/*.test.ts',
           ],
           exclude: [...timed, '**/node_modules/**'],
           sequence: { groupOrder: 0 },
