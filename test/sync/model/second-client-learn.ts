@@ -180,5 +180,19 @@ const landedChildren = (run: CaseRun, task: string, sid: number | undefined, win
         win.before.attachments.some((x) => x.id === s && x.taskId === sid),
       ),
   );
-  return [...items, ...timers, ...files].map((x) => x.key);
+  // Its subtasks the server had go with it, and what they hold (seed 912250766: a subtask the
+  // user made before another's delete of its parent was expected on the server after).
+  const subtasks = [...model.entities.values()].filter(
+    (c) =>
+      c.kind === 'task' &&
+      c.within === task &&
+      landed('task', c.id, (s) =>
+        win.before.tasks.some((x) => x.id === s && x.parentTaskId === sid && !x.deleted),
+      ),
+  );
+  const held: string[] = subtasks.flatMap((t) => {
+    const tsid = serverIdOf(run, win.userAfter, t.key) ?? serverIdOf(run, win.userIds, t.key);
+    return [t.key, ...landedChildren(run, t.key, tsid, win)];
+  });
+  return [...[...items, ...timers, ...files].map((x) => x.key), ...held];
 };
