@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EditCommand } from '../../shared/edits/commands';
-import { NOW } from '../db/queries/read.fixture';
+import { CLIENT, DEADLINE, NOW } from '../db/queries/read.fixture';
 import { readTask } from '../db/queries/tasks-read';
 import { readChecklist, taskDetail } from '../db/queries/views';
 import { Replica } from '../db/replica';
@@ -200,6 +200,28 @@ describe('history: what a recreate cannot make again is said', () => {
     const before = f.rows();
     expect(undo(io)?.label).toContain('its space is gone: it cannot be brought back');
     expect(f.rows()).toEqual(before);
+  });
+
+  it("a task's values of its project's fields, the project deleted since and made again", () => {
+    const sent = (c: EditCommand) => {
+      const [del] = edit(c);
+      markInflight(f.db, del?.mutationId ?? 0, NOW);
+      settle(f.db, del?.mutationId ?? 0);
+    };
+    sent({ kind: 'task.delete', taskId: 2 });
+    sent({ kind: 'project.delete', projectId: 100 });
+    undo(io);
+    // The project is back as a new one, without its own fields (the app cannot make a field).
+    expect(undo(io)?.label).toContain('its 1 custom field value could not be brought back');
+    const made = f
+      .rows()
+      .filter((r) => r.kind === 'task.create')
+      .map((r) => r.body as { customFieldValues?: { taskCustomFieldId: number }[] })
+      .at(-1);
+    expect(made?.customFieldValues?.map((v) => v.taskCustomFieldId).sort()).toEqual([
+      CLIENT,
+      DEADLINE,
+    ]);
   });
 
   it("a space's projects", () => {

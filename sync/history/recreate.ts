@@ -6,6 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EditCommand, UploadFile } from '../../shared/edits/commands';
+import { fieldIdsAt } from '../db/queries/custom-fields';
 import { entityHeld } from '../edits/entities';
 import type { JsonObject } from '../outbox';
 import { nounOf } from './label';
@@ -23,6 +24,30 @@ const lostNote = (io: UndoIo, n: number, kind: 'timer' | 'project' | 'task') => 
   if (n > 0) io.notes.push(`its ${n} ${nounOf(kind, n)} could not be brought back`);
 };
 
+/**
+ * A task's fields without the values of custom fields that do not apply where it is made
+ * again: its project deleted since is made again as a new project, without the old one's
+ * fields (the app cannot make a field). The notes say how many values stay behind.
+ */
+const withFieldsAt = (
+  io: UndoIo,
+  fields: JsonObject,
+  place: { projectId?: number; parentTaskId?: number },
+): JsonObject => {
+  const values = fields.customFieldValues;
+  if (!Array.isArray(values) || values.length === 0) return fields;
+  const applies = fieldIdsAt(io.db, place);
+  const kept = values.filter((v) =>
+    applies.has((v as { taskCustomFieldId?: unknown }).taskCustomFieldId as number),
+  );
+  const lost = values.length - kept.length;
+  if (lost === 0) return fields;
+  io.notes.push(
+    `its ${lost} custom field ${lost === 1 ? 'value' : 'values'} could not be brought back: the ${lost === 1 ? 'field is' : 'fields are'} gone`,
+  );
+  return { ...fields, customFieldValues: kept };
+};
+
 const makeTask = (
   io: UndoIo,
   t: TaskCopy,
@@ -31,7 +56,7 @@ const makeTask = (
   const r = run(io, {
     kind: 'task.create',
     ...place,
-    fields: t.fields as never,
+    fields: withFieldsAt(io, t.fields, place) as never,
   } as EditCommand);
   noteMoved(io.db, 'task', t.id, r.id);
   for (const item of t.checklist) {

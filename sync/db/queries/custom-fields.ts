@@ -99,3 +99,21 @@ export const fieldDefinitionsFor = (db: Sqlite, projectId: number | undefined): 
   const defs = loadFieldDefinitions(db, [spaceId], [projectId]);
   return fieldsForScope(defs, spaceId, projectId).map((d) => fieldDto(d, []));
 };
+
+/**
+ * The ids of the fields a task made at `place` can hold: its project's and that project's
+ * space's (a subtask: its parent's project's); every known one for a task in no project.
+ */
+export const fieldIdsAt = (
+  db: Sqlite,
+  place: { projectId?: number; parentTaskId?: number },
+): Set<number> => {
+  const parent =
+    place.parentTaskId === undefined
+      ? undefined
+      : (stmt(db, 'SELECT project_id FROM tasks WHERE task_id = ?').get(place.parentTaskId) as
+          | { project_id: number | null }
+          | undefined);
+  const projectId = place.projectId ?? parent?.project_id ?? undefined;
+  return new Set(fieldDefinitionsFor(db, projectId).map((f) => f.taskCustomFieldId));
+};

@@ -6,6 +6,7 @@
  * the choices, reads which one the replica shows, and holds it to them; then it logs what
  * the undo or redo did as the user's own edits at its time.
  */
+import { cfKey } from './canonical';
 import type { CaseRun } from './case-run';
 import { TIME_TOLERANCE_MS } from './check';
 import {
@@ -21,6 +22,7 @@ import type { MakeEvent, Prior, StepEntry, UserStep } from './model-history';
 import type { TimerExpectation } from './model-timers';
 import type { Field } from './model-types';
 import { margin, mark } from './step-log';
+import { seededProjectKey, seededSpaceKey } from './steps-structure';
 
 class UndoMismatch extends Error {
   override readonly name = 'UndoMismatch';
@@ -317,6 +319,24 @@ const heldBy = (run: CaseRun, key: string, deletedAt: number) =>
       (x.deletedAt === null || x.deletedAt >= deletedAt),
   );
 
+/**
+ * Whether a custom field is gone: the project or space that defined it was deleted, or made
+ * again (a new one, without the field; the app cannot make a field). A task made again then
+ * comes back without its value (seed 834385570).
+ */
+const fieldGone = (run: CaseRun, org: number, f: string): boolean => {
+  const def = run.orgs[org]?.fields.find((x) => cfKey(x.fieldId) === f);
+  if (!def) return false;
+  const definers = [
+    seededSpaceKey(org),
+    ...(def.projectId === null ? [] : [seededProjectKey(org)]),
+  ];
+  return definers.some((k) => {
+    const now = run.steps.resolve(k);
+    return now !== k || !run.model.isAlive(now);
+  });
+};
+
 /** Its fields as read from the replica, each one the model allows the copy to hold. */
 const copiedFields = async (
   run: CaseRun,
@@ -344,7 +364,7 @@ const copiedFields = async (
       model.userValue(key, f),
       ...h.writes.map((w) => w.value),
     ];
-    if (!may.some((x) => x === v))
+    if (!may.some((x) => x === v) && !(v === null && fieldGone(run, e.org, f)))
       throw new UndoMismatch(
         `${key} made again: its ${f} is ${show(v)}, the model allows ${show([...new Set(may)])}`,
       );
