@@ -217,7 +217,16 @@ export const reportFailure = async (page: Page, name: string) => {
       const parts = [
         ...document.querySelectorAll('aside, [role="dialog"], [role="alert"], .toast'),
       ];
-      return [`url ${location.pathname}${location.hash}`, ...parts.map(say)].join('\n  ');
+      const picked = [...document.querySelectorAll('[role="row"][aria-selected="true"]')].map(
+        (r) => `${r.getAttribute('data-task-id')} ${(r.textContent ?? '').slice(0, 60)}`,
+      );
+      const focus = document.activeElement;
+      return [
+        `url ${location.pathname}${location.hash}; h1 ${document.querySelector('h1')?.textContent ?? '(none)'}`,
+        `rows ${document.querySelectorAll('[role="row"]').length}, selected [${picked.join('; ')}]`,
+        `focus ${focus?.tagName.toLowerCase()} ${focus?.getAttribute('aria-label') ?? focus?.className ?? ''}`,
+        ...parts.map(say),
+      ].join('\n  ');
     })
     .catch((e: unknown) => `page not readable: ${e instanceof Error ? e.message : String(e)}`);
   console.error(`failed "${name}", the page:\n  ${seen}`);
