@@ -7,7 +7,7 @@ import { Replica } from '../db/replica';
 import { applyEdit } from '../edits';
 import { type EditFixture, editFixture } from '../edits/test-support';
 import { refreshCounts } from '../edits/write-tasks';
-import { markInflight, retryLater, settle } from '../outbox';
+import { markConflict, markInflight, retryLater, settle } from '../outbox';
 import { editRecorded, HISTORY_LIMIT, type HistoryIo, redo, undo } from '.';
 
 let f: EditFixture;
@@ -145,6 +145,23 @@ describe('history: deletes', () => {
     undo(io);
     expect(title(2)).toBe('Queued');
     expect(f.rows().map((r) => r.kind)).toEqual(['task.update']);
+  });
+
+  it('a create undone after its task went: its refused row goes too, never sent', () => {
+    const [made] = edit({ kind: 'checklist.create', taskId: 2, name: 'Later' });
+    const id = made?.mutationId ?? 0;
+    // Someone deleted the task: the server refused the item, and a pull took the task away.
+    markInflight(f.db, id, NOW);
+    markConflict(
+      f.db,
+      id,
+      { kind: 'not-found', failure: 'conflict', message: 'task not found' },
+      NOW,
+    );
+    f.db.prepare('DELETE FROM tasks WHERE task_id = 2').run();
+    expect(undo(io)?.label).toContain('was already gone');
+    // Kept, the row would go should the user make the task again (seed 834385570).
+    expect(f.rows()).toEqual([]);
   });
 
   it('a delete already sent: made again with its checklist and subtasks, files said', () => {

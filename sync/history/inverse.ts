@@ -12,11 +12,14 @@ import { rollBack } from '../edits';
 import { entityExists, entityHeld, entityState } from '../edits/entities';
 import {
   discard as discardRow,
+  type EntityKey,
   type EntityKind,
   entityKey,
   getMutation,
   type JsonObject,
+  kindSpec,
   mayHaveReachedServer,
+  mutationsOfEntity,
 } from '../outbox';
 import { pick } from './capture';
 import { nounOf } from './label';
@@ -126,6 +129,22 @@ const timerStateOf = (db: Sqlite, trackId: number): string | null =>
       | undefined
   )?.state ?? null;
 
+/**
+ * A create undone whose entity is gone here (it went with the task it was made on): its row,
+ * refused and waiting for the user or still queued, goes too. Kept, it would be sent should
+ * that task be made again (seed 834385570: an undone time entry landed on the task remade).
+ */
+const dropParkedCreate = (io: UndoIo, key: EntityKey) => {
+  const row = mutationsOfEntity(io.db, key).find(
+    (r) => kindSpec(r.kind).effect === 'create' && r.state !== 'inflight',
+  );
+  if (!row) return;
+  const dropped = discardRow(io.db, row.mutationId);
+  io.files.push(...dropped.files);
+  rollBack(io.db, dropped.mutations, io.now);
+  for (const m of dropped.mutations) io.touched.add(m.entity);
+};
+
 /** A create: what it made is deleted (a create still queued and its delete send nothing). */
 const undoCreate = (io: UndoIo, e: CreateEntry) => {
   for (const one of e.ids) {
@@ -134,6 +153,7 @@ const undoCreate = (io: UndoIo, e: CreateEntry) => {
     // Made on a task (project, space) gone since: it went with it on the server.
     if (!del || !entityHeld(io.db, e.entity, id)) {
       io.notes.push(`the ${nounOf(e.entity)} was already gone`);
+      dropParkedCreate(io, entityKey(e.entity, id));
       continue;
     }
     // The API deletes stopped entries; a running timer is stopped first.
