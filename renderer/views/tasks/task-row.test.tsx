@@ -34,6 +34,28 @@ describe('LiteRow (the row drawn while the list scrolls fast)', () => {
   });
 });
 
+describe('LiteRow: a press just as the scroll stops', () => {
+  it('selects on the press: the full row that replaces it before the release gets no click', () => {
+    const selected: number[] = [];
+    const common = {
+      task,
+      index: 0,
+      template: '1fr 1fr',
+      selected: false,
+      onSelect: (id: number) => selected.push(id),
+      onOpen: () => undefined,
+    };
+    const view = render(<LiteRow {...common} />);
+    fireEvent.pointerDown(view.container.querySelector('[role="row"]') as HTMLElement, {
+      button: 0,
+    });
+    // The scroll stops before the release: the full row takes its place, and the browser
+    // sends the click to no row (its press and release met different elements).
+    view.rerender(<Row {...common} columns={['title']} customFields={[]} />);
+    expect(selected).toEqual([7]);
+  });
+});
+
 describe('Row: the path column', () => {
   const row = (path: unknown) =>
     render(

@@ -214,7 +214,9 @@ export const Row = memo(function Row({
  * The same task while the list flies past (faster than the eye reads a row): its title and
  * status as text, no controls. The full row replaces it when the scroll slows or stops; a
  * click that comes first (a scroll ends, the click lands before the next render) still
- * selects and opens, as on the full row.
+ * selects and opens, as on the full row. It selects on the press: should the full row come
+ * between the press and the release, the browser sends the click to no row, and the user's
+ * click would be lost (seen in CI, a click just after a scroll into view).
  */
 export const LiteRow = memo(function LiteRow({
   task: t,
@@ -228,6 +230,9 @@ export const LiteRow = memo(function LiteRow({
     <div
       {...rowAttributes(t, index, selected, template)}
       data-lite=""
+      onPointerDown={(e) => {
+        if (e.button === 0) onSelect(t.taskId);
+      }}
       onClick={() => onSelect(t.taskId)}
       onDoubleClick={() => onOpen(t.taskId)}
     >
