@@ -109,7 +109,17 @@ const settleConflicts = async (run: CaseRun, drained: DrainAnswer): Promise<Drai
       const local = ids.mappings.find((m) => m.kind === kind && m.server === id)?.local;
       const key =
         model.byId(kind, id) ?? (local === undefined ? undefined : model.byId(kind, local));
-      return key !== undefined && model.goneByWriter(key) ? [{ f, key }] : [];
+      if (key === undefined) return [];
+      // A create the server refused because what it goes in was gone (the second client's
+      // delete landed first), in a task the user then deleted too (seed 1185930632).
+      const held = model.entities.get(key) ?? model.timers.get(key) ?? model.uploads.get(key);
+      const holder = held?.task ?? (held && 'within' in held ? held.within : null) ?? null;
+      const refusedIn =
+        makes(f.kind) &&
+        (f.error as { kind?: string } | null)?.kind === 'not-found' &&
+        holder !== null &&
+        !model.isAlive(holder);
+      return model.goneByWriter(key) || refusedIn ? [{ f, key }] : [];
     });
     if (ours.length === 0) break;
     const again = ours.filter(({ f, key }) => {
