@@ -186,7 +186,8 @@ describe.sequential('My tasks: due groups, paths, the detail’s path, long titl
     const [space, project, parent] = parts as [string, string, string];
     await sub.locator('.tt-open').click();
     const path = detail().getByRole('navigation', { name: 'Where this task is' });
-    expect(await path.getByRole('button').allTextContents()).toEqual(parts);
+    // The panel paints its task once read (CI: read at once, the list was empty): polled.
+    await expect.poll(() => path.getByRole('button').allTextContents()).toEqual(parts);
     await screenshot(page, 'my-tasks-detail-path');
     expect(await axe(page)).toEqual([]);
     await path.getByRole('button', { name: parent, exact: true }).click();
