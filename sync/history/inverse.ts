@@ -129,6 +129,14 @@ const timerStateOf = (db: Sqlite, trackId: number): string | null =>
       | undefined
   )?.state ?? null;
 
+/** A queued row (and what depends on it) given up: the replica back to the server's copy. */
+const dropRow = (io: UndoIo, mutationId: number) => {
+  const dropped = discardRow(io.db, mutationId);
+  io.files.push(...dropped.files);
+  rollBack(io.db, dropped.mutations, io.now);
+  for (const m of dropped.mutations) io.touched.add(m.entity);
+};
+
 /**
  * A create undone whose entity is gone here (it went with the task it was made on): its row,
  * refused and waiting for the user or still queued, goes too. Kept, it would be sent should
@@ -139,10 +147,7 @@ const dropParkedCreate = (io: UndoIo, key: EntityKey) => {
     (r) => kindSpec(r.kind).effect === 'create' && r.state !== 'inflight',
   );
   if (!row) return;
-  const dropped = discardRow(io.db, row.mutationId);
-  io.files.push(...dropped.files);
-  rollBack(io.db, dropped.mutations, io.now);
-  for (const m of dropped.mutations) io.touched.add(m.entity);
+  dropRow(io, row.mutationId);
 };
 
 /** A create: what it made is deleted (a create still queued and its delete send nothing). */
@@ -188,10 +193,7 @@ const undoDelete = (io: UndoIo, e: DeleteEntry) => {
   const db = io.db;
   const row = e.mutationId === null ? undefined : getMutation(db, e.mutationId);
   if (row && unsent(row)) {
-    const dropped = discardRow(db, row.mutationId);
-    io.files.push(...dropped.files);
-    rollBack(db, dropped.mutations, io.now);
-    for (const m of dropped.mutations) io.touched.add(m.entity);
+    dropRow(io, row.mutationId);
     const id = resolveId(db, e.entity, e.id);
     io.touched.add(entityKey(e.entity, id));
     // The rollback gives the server's copy; edits of the user's queued before the delete
